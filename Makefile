@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf flamegraph: an overlay on the Linux tree.
+#
+#   make               install build deps (as root), fetch and extract the
+#                      pinned base, overlay tools/, apply patches/, build
+#                      perf into build/perf
+#   make check         build, then run our tests and the closest upstream
+#                      perf tests; the last line is "N passed, N failed"
+#   make clean         remove perf's objects (keeps the extracted base)
+#   make distclean     remove build/ (the downloaded .deb stays cached)
+#
+# See Documentation/overlay.rst.
+
+include scripts/base.conf
+
+B	:= build
+BASE	:= $(B)/base
+SRC	:= $(B)/src
+OBJ	:= $(CURDIR)/$(B)/obj
+PERF	:= $(B)/perf
+JOBS	?= $(shell nproc)
+
+# Features not used by perf flamegraph are turned off to keep the build
+# short and identical on every machine; capstone and objdump remain the
+# disassemblers.
+PERF_MAKEFLAGS := O=$(OBJ) BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 \
+		  NO_GTK2=1 NO_LIBBPF=1 $(PERF_EXTRA)
+
+SERIES	:= patches/series $(wildcard patches/*.patch)
+
+all: $(PERF)
+
+.PHONY: all deps check clean distclean FORCE
+
+$(B)/.deps: scripts/deps.sh
+	@mkdir -p $(B)
+	@scripts/deps.sh
+	@touch $@
+
+deps: $(B)/.deps
+
+$(BASE)/.base-version: scripts/base.conf scripts/base-paths.txt | $(B)/.deps
+	@scripts/extract-base.sh "$$(scripts/fetch-base.sh)" $(BASE)
+
+$(SRC)/.applied: $(BASE)/.base-version $(SERIES) scripts/assemble.sh
+	@scripts/assemble.sh $(BASE) $(SRC) --reset
+	@touch $@
+
+$(PERF): $(SRC)/.applied FORCE
+	@scripts/assemble.sh $(BASE) $(SRC)
+	@mkdir -p $(OBJ)
+	@$(MAKE) -s -C $(SRC)/tools/perf -j$(JOBS) $(PERF_MAKEFLAGS)
+	@ln -sf obj/perf $(PERF)
+	@echo "  PERF   $(PERF): $$($(PERF) version)"
+
+check: $(PERF)
+	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
+
+clean:
+	rm -rf $(OBJ) $(PERF)
+
+distclean:
+	rm -rf $(B)

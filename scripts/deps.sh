@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages needed to build and test perf flamegraph.
+# As root, installs what is missing with apt-get; otherwise prints the
+# single apt-get line to run and fails.
+
+PKGS="build-essential flex bison pkg-config xz-utils patch git
+libelf-dev libdw-dev libtraceevent-dev libtracefs-dev libcapstone-dev
+zlib1g-dev libzstd-dev liblzma-dev binutils binutils-dev libiberty-dev
+python3 python3-dev python3-setuptools libslang2-dev libunwind-dev
+libnuma-dev libcap-dev libperl-dev libssl-dev libbabeltrace-dev
+libpfm4-dev systemtap-sdt-dev"
+
+missing=
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -q '^install ok installed$' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "missing build dependencies; run as root:" >&2
+	echo "  apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "  DEPS   installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y --no-install-recommends $missing >/dev/null ||
+{ apt-get update >/dev/null &&
+  apt-get install -y --no-install-recommends $missing >/dev/null; } ||
+{ echo "apt-get install failed:$missing" >&2; exit 1; }

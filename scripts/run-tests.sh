@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-tests.sh PERF SRCDIR: run our perf tests and the upstream ones
+# closest to what we touch, through 'perf test', from SRCDIR (the
+# assembled tools/perf, where perf test finds tests/shell).  Prints each
+# result and ends with "N passed, N failed, N skipped".
+
+perf=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+srcdir=$2
+
+# Ours, then upstream's: annotate, report, script, record, pipe, zstd and
+# the hists tests that build fake samples.
+tests=(
+	"perf flamegraph"
+	"perf annotate basic tests"
+	"perftool-testsuite_report"
+	"perf script tests"
+	"perf record tests"
+	"perf pipe recording and injection test"
+	"Zstd perf.data compression/decompression"
+	"Match and link multiple hists"
+	"Filter hist entries"
+	"Sort output of hist entries"
+	"Cumulate child hist entries"
+	"Sample parsing"
+)
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cd "$srcdir" || exit 1
+PATH="$(dirname "$perf"):$PATH" "$perf" test "${tests[@]}" 2>&1 |
+	tr '\r' '\n' | tee "$log" | grep -E ': (Ok|FAILED!|Skip)'
+
+passed=$(grep -cE ': Ok$' "$log")
+failed=$(grep -cE ': FAILED!$' "$log")
+skipped=$(grep -cE ': Skip' "$log")
+if [ "$failed" -ne 0 ]; then
+	# Show what the failed tests printed.
+	for t in $(grep -E ': FAILED!$' "$log" | sed -E 's/^ *([0-9.]+):.*/\1/'); do
+		PATH="$(dirname "$perf"):$PATH" "$perf" test -v "$t" 2>&1 | tail -40
+	done
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

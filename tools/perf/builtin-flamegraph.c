@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-flamegraph.c
+ *
+ * Builtin flamegraph command: write the flame graph of a perf.data file,
+ * with --asm the sampled instructions as its leaves.
+ */
+#include "builtin.h"
+#include "perf.h"
+
+#include "arch/common.h"
+#include "util/annotate.h"
+#include "util/callchain.h"
+#include "util/data.h"
+#include "util/debug.h"
+#include "util/dso.h"
+#include "util/env.h"
+#include "util/event.h"
+#include "util/evlist.h"
+#include "util/evsel.h"
+#include "util/header.h"
+#include "util/flamegraph.h"
+#include "util/flamegraph-asm.h"
+#include "util/machine.h"
+#include "util/map.h"
+#include "util/session.h"
+#include "util/strbuf.h"
+#include "util/symbol.h"
+#include "util/thread.h"
+#include "util/tool.h"
+#include "util/util.h"
+
+#include <subcmd/parse-options.h>
+#include <linux/err.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct perf_flamegraph {
+	struct perf_tool	tool;
+	struct perf_session	*session;
+	struct flamegraph	fg;
+	const char		*output;
+	const char		*format_str;
+	const char		*event_name;
+	enum flamegraph_format	format;
+	struct evsel		*evsel;
+	bool			asm_leaves;
+	int			max_stack;
+	struct flamegraph_frame	*frames;
+	int			frames_alloc;
+	u64			nr_filtered;
+	u64			nr_unresolved;
+	u64			nr_other_event;
+};
+
+static int perf_flamegraph__frames_grow(struct perf_flamegraph *pfg, int nr)
+{
+	struct flamegraph_frame *frames;
+	int alloc;
+
+	if (nr <= pfg->frames_alloc)
+		return 0;
+	alloc = pfg->frames_alloc ? pfg->frames_alloc * 2 : 128;
+	while (alloc < nr)
+		alloc *= 2;
+	frames = realloc(pfg->frames, alloc * sizeof(*frames));
+	if (frames == NULL)
+		return -ENOMEM;
+	pfg->frames = frames;
+	pfg->frames_alloc = alloc;
+	return 0;
+}
+
+static bool frame_is_kernel(struct machine *machine, struct map *map, u64 ip)
+{
+	if (map)
+		return dso__kernel(map__dso(map)) != DSO_SPACE__USER;
+	return machine__kernel_ip(machine, ip);
+}
+
+/*
+ * The stack of a sample, outermost caller first.  The callchain cursor
+ * lists the sampled function first: that entry is replaced by what the
+ * sample IP resolves to, the instruction perf annotate attributes the
+ * sample to.
+ */
+static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
+				  struct evsel *evsel, struct perf_sample *sample,
+				  struct addr_location *al, struct machine *machine)
+{
+	struct callchain_cursor *cursor = get_tls_callchain_cursor();
+	struct callchain_cursor_node *node;
+	int nr = 0, i, err;
+
+	if (symbol_conf.use_callchain && sample->callchain && cursor &&
+	    thread__resolve_callchain(al->thread, cursor, evsel, sample,
+				      NULL, NULL, pfg->max_stack) == 0) {
+		callchain_cursor_commit(cursor);
+		err = perf_flamegraph__frames_grow(pfg, cursor->nr + 1);
+		if (err)
+			return err;
+		while ((node = callchain_cursor_current(cursor)) != NULL) {
+			struct flamegraph_frame *frame = &pfg->frames[nr++];
+
+			frame->ms = node->ms;
+			frame->ip = node->ip;
+			frame->kernel = frame_is_kernel(machine, node->ms.map, node->ip);
+			callchain_cursor_advance(cursor);
+		}
+	} else {
+		err = perf_flamegraph__frames_grow(pfg, 1);
+		if (err)
+			return err;
+	}
+
+	if (nr == 0)
+		nr = 1;
+	pfg->frames[0].ms.maps = thread__maps(al->thread);
+	pfg->frames[0].ms.map = al->map;
+	pfg->frames[0].ms.sym = al->sym;
+	pfg->frames[0].ip = sample->ip;
+	pfg->frames[0].kernel = frame_is_kernel(machine, al->map, sample->ip);
+
+	/* Callee first to caller first. */
+	for (i = 0; i < nr / 2; i++) {
+		struct flamegraph_frame tmp = pfg->frames[i];
+
+		pfg->frames[i] = pfg->frames[nr - 1 - i];
+		pfg->frames[nr - 1 - i] = tmp;
+	}
+	return nr;
+}
+
+static struct evsel *perf_flamegraph__select_evsel(struct perf_flamegraph *pfg,
+						   struct evlist *evlist)
+{
+	struct evsel *pos;
+
+	if (pfg->event_name == NULL)
+		return evlist__first(evlist);
+	evlist__for_each_entry(evlist, pos) {
+		if (!strcmp(evsel__name(pos), pfg->event_name))
+			return pos;
+	}
+	return NULL;
+}
+
+static int process_sample_event(const struct perf_tool *tool,
+				union perf_event *event,
+				struct perf_sample *sample,
+				struct evsel *evsel,
+				struct machine *machine)
+{
+	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+	struct addr_location al;
+	int nr, ret = 0;
+
+	if (pfg->evsel == NULL) {
+		pfg->evsel = perf_flamegraph__select_evsel(pfg, evsel->evlist);
+		if (pfg->evsel == NULL) {
+			pr_err("event '%s' is not in the input\n", pfg->event_name);
+			return -EINVAL;
+		}
+	}
+	if (evsel != pfg->evsel) {
+		pfg->nr_other_event++;
+		return 0;
+	}
+
+	addr_location__init(&al);
+	if (machine__resolve(machine, &al, sample) < 0) {
+		pr_debug("problem processing %d event, skipping it.\n",
+			 event->header.type);
+		pfg->nr_unresolved++;
+		goto out;
+	}
+	if (al.filtered) {
+		pfg->nr_filtered++;
+		goto out;
+	}
+
+	nr = perf_flamegraph__stack(pfg, evsel, sample, &al, machine);
+	if (nr < 0) {
+		ret = nr;
+		goto out;
+	}
+	ret = flamegraph__add(&pfg->fg, thread__comm_str(al.thread),
+			      pfg->frames, nr, pfg->asm_leaves);
+out:
+	addr_location__exit(&al);
+	return ret;
+}
+
+static void perf_flamegraph__setup_callchain(struct evlist *evlist)
+{
+	if (evlist == NULL || evlist->core.nr_entries == 0)
+		return;
+	callchain_param_setup(evlist__combined_sample_type(evlist),
+			      perf_env__arch(evlist->env));
+}
+
+static int process_attr(const struct perf_tool *tool, union perf_event *event,
+			struct evlist **pevlist)
+{
+	int err = perf_event__process_attr(tool, event, pevlist);
+
+	if (!err)
+		perf_flamegraph__setup_callchain(*pevlist);
+	return err;
+}
+
+/* Pipe mode: HEADER_LAST_FEATURE marks the end of the features. */
+static int process_feature_event(struct perf_session *session,
+				 union perf_event *event)
+{
+	if (event->feat.feat_id < HEADER_LAST_FEATURE)
+		return perf_event__process_feature(session, event);
+	if (event->feat.feat_id != HEADER_LAST_FEATURE) {
+		pr_err("invalid feature ID %" PRI_lu64 " in the input\n",
+		       event->feat.feat_id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int perf_flamegraph__parse_format(struct perf_flamegraph *pfg)
+{
+	const char *ext;
+
+	if (pfg->format_str) {
+		if (!strcmp(pfg->format_str, "html"))
+			pfg->format = FLAMEGRAPH_HTML;
+		else if (!strcmp(pfg->format_str, "json"))
+			pfg->format = FLAMEGRAPH_JSON;
+		else if (!strcmp(pfg->format_str, "folded"))
+			pfg->format = FLAMEGRAPH_FOLDED;
+		else {
+			pr_err("unknown --format '%s': use html, json or folded\n",
+			       pfg->format_str);
+			return -EINVAL;
+		}
+		return 0;
+	}
+
+	ext = strrchr(pfg->output, '.');
+	if (ext && !strcmp(ext, ".json"))
+		pfg->format = FLAMEGRAPH_JSON;
+	else if (ext && (!strcmp(ext, ".folded") || !strcmp(ext, ".txt")))
+		pfg->format = FLAMEGRAPH_FOLDED;
+	else
+		pfg->format = FLAMEGRAPH_HTML;
+	return 0;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static char *perf_env__cmdline(struct perf_env *env)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < env->nr_cmdline; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", env->cmdline_argv[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int perf_flamegraph__write(struct perf_flamegraph *pfg, FILE *fp)
+{
+	struct perf_env *env = &pfg->session->header.env;
+	struct flamegraph_info info = {
+		.title	  = "perf flamegraph",
+		.input	  = pfg->session->data->path,
+		.event	  = pfg->evsel ? evsel__name(pfg->evsel) : NULL,
+		.hostname = env->hostname,
+	};
+	int err;
+
+	switch (pfg->format) {
+	case FLAMEGRAPH_JSON:
+		return flamegraph__write_json(&pfg->fg, fp, /*html_safe=*/false);
+	case FLAMEGRAPH_FOLDED:
+		return flamegraph__write_folded(&pfg->fg, fp);
+	case FLAMEGRAPH_HTML:
+	default:
+		info.cmdline = perf_env__cmdline(env);
+		err = flamegraph__write_html(&pfg->fg, fp, &info);
+		free((char *)info.cmdline);
+		return err;
+	}
+}
+
+/*
+ * Write to a temporary file next to the output and rename it, so a failed
+ * run never leaves a half-written file over the previous one.
+ */
+static int perf_flamegraph__output(struct perf_flamegraph *pfg)
+{
+	char *tmp = NULL;
+	FILE *fp;
+	int fd, err;
+
+	if (!strcmp(pfg->output, "-")) {
+		err = perf_flamegraph__write(pfg, stdout);
+		if (!err && fflush(stdout))
+			err = -errno;
+		if (err)
+			pr_err("failed to write the flame graph to stdout\n");
+		return err;
+	}
+
+	if (asprintf(&tmp, "%s.tmpXXXXXX", pfg->output) < 0)
+		return -ENOMEM;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("cannot create %s: %s\n", pfg->output, strerror(errno));
+		free(tmp);
+		return err;
+	}
+	fchmod(fd, 0644 & ~umask(umask(0)));
+	fp = fdopen(fd, "w");
+	if (fp == NULL) {
+		err = -errno;
+		close(fd);
+		goto out_unlink;
+	}
+	err = perf_flamegraph__write(pfg, fp);
+	if (fclose(fp) && !err)
+		err = -errno;
+	if (!err && rename(tmp, pfg->output))
+		err = -errno;
+	if (!err)
+		goto out;
+out_unlink:
+	pr_err("failed to write %s: %s\n", pfg->output, strerror(-err));
+	unlink(tmp);
+out:
+	free(tmp);
+	return err;
+}
+
+static const char *format_names[] = {
+	[FLAMEGRAPH_HTML]	= "html",
+	[FLAMEGRAPH_JSON]	= "json",
+	[FLAMEGRAPH_FOLDED]	= "folded",
+};
+
+static int __cmd_flamegraph(struct perf_flamegraph *pfg)
+{
+	struct perf_session *session = pfg->session;
+	int err;
+
+	if (!annotate_opts.objdump_path) {
+		err = perf_env__lookup_objdump(&session->header.env,
+					       &annotate_opts.objdump_path);
+		if (err)
+			return err;
+	}
+
+	perf_flamegraph__setup_callchain(session->evlist);
+	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
+		pfg->evsel = perf_flamegraph__select_evsel(pfg, session->evlist);
+		if (pfg->evsel == NULL) {
+			pr_err("event '%s' is not in %s\n", pfg->event_name,
+			       session->data->path);
+			return -EINVAL;
+		}
+	}
+
+	err = perf_session__process_events(session);
+	if (err) {
+		pr_err("failed to process the events of %s\n", session->data->path);
+		return err;
+	}
+	if (pfg->fg.nr_samples == 0)
+		pr_warning("Warning: no samples to show in %s\n", session->data->path);
+
+	if (pfg->asm_leaves && pfg->evsel) {
+		err = flamegraph__annotate(&pfg->fg, pfg->evsel);
+		if (err)
+			return err;
+	}
+	err = flamegraph__finish(&pfg->fg);
+	if (err)
+		return err;
+
+	err = perf_flamegraph__output(pfg);
+	if (err)
+		return err;
+
+	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
+		pfg->fg.nr_samples,
+		pfg->evsel ? evsel__name(pfg->evsel) : "no event");
+	if (pfg->nr_filtered || pfg->nr_unresolved)
+		fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
+			pfg->nr_filtered, pfg->nr_unresolved);
+	if (pfg->nr_other_event)
+		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
+			pfg->nr_other_event);
+	fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves, wrote %s (%s)\n",
+		pfg->fg.nr_nodes - 1, pfg->fg.nr_insns,
+		strcmp(pfg->output, "-") ? pfg->output : "stdout",
+		format_names[pfg->format]);
+	return 0;
+}
+
+int cmd_flamegraph(int argc, const char **argv)
+{
+	struct perf_flamegraph pfg = {
+		.output	   = "flamegraph.html",
+		.max_stack = PERF_MAX_STACK_DEPTH,
+	};
+	struct perf_data data = {
+		.mode  = PERF_DATA_MODE_READ,
+	};
+	const char *disassembler_style = NULL, *objdump_path = NULL;
+	const char * const flamegraph_usage[] = {
+		"perf flamegraph [<options>]",
+		NULL
+	};
+	const struct option options[] = {
+	OPT_STRING('i', "input", &input_name, "file", "input file name"),
+	OPT_STRING('o', "output", &pfg.output, "file",
+		   "output file name, - for stdout (default: flamegraph.html)"),
+	OPT_STRING(0, "format", &pfg.format_str, "html|json|folded",
+		   "output format (default: from the output's extension, else html)"),
+	OPT_BOOLEAN('f', "force", &data.force, "don't complain, do it"),
+	OPT_BOOLEAN(0, "asm", &pfg.asm_leaves,
+		    "add the sampled instructions as leaves"),
+	OPT_STRING('e', "event", &pfg.event_name, "event",
+		   "event whose samples to show (default: the first)"),
+	OPT_INTEGER(0, "max-stack", &pfg.max_stack,
+		    "maximum number of callchain entries to use"),
+	OPT_INCR('v', "verbose", &verbose,
+		 "be more verbose (show symbol address, etc)"),
+	OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
+	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name,
+		   "file", "vmlinux pathname"),
+	OPT_BOOLEAN(0, "ignore-vmlinux", &symbol_conf.ignore_vmlinux,
+		    "don't load vmlinux even if found"),
+	OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms_name, "file",
+		   "kallsyms pathname"),
+	OPT_STRING(0, "symfs", &symbol_conf.symfs, "directory",
+		   "Look for files with symbols relative to this directory"),
+	OPT_STRING(0, "objdump", &objdump_path, "path",
+		   "objdump binary to use for disassembly and annotations"),
+	OPT_STRING('M', "disassembler-style", &disassembler_style,
+		   "disassembler style",
+		   "Specify disassembler style (e.g. -M intel for intel syntax)"),
+	OPT_BOOLEAN(0, "asm-raw", &annotate_opts.show_asm_raw,
+		    "Display raw encoding of assembly instructions"),
+	OPT_BOOLEAN(0, "demangle", &symbol_conf.demangle,
+		    "Disable symbol demangling"),
+	OPT_BOOLEAN(0, "inline", &symbol_conf.inline_name,
+		    "Show inline function frames"),
+	OPT_END()
+	};
+	int ret;
+
+	annotation_options__init();
+	annotation_config__init();
+	symbol_conf.inline_name = false;
+	symbol_conf.use_callchain = true;
+
+	argc = parse_options(argc, argv, options, flamegraph_usage, 0);
+	if (argc)
+		usage_with_options(flamegraph_usage, options);
+
+	if (quiet)
+		perf_quiet_option();
+
+	ret = perf_flamegraph__parse_format(&pfg);
+	if (ret)
+		goto out;
+
+	if (disassembler_style) {
+		annotate_opts.disassembler_style = strdup(disassembler_style);
+		if (!annotate_opts.disassembler_style)
+			return -ENOMEM;
+	}
+	if (objdump_path) {
+		if (access(objdump_path, X_OK)) {
+			pr_err("--objdump %s: %s\n", objdump_path, strerror(errno));
+			ret = -EINVAL;
+			goto out;
+		}
+		annotate_opts.objdump_path = strdup(objdump_path);
+		if (!annotate_opts.objdump_path)
+			return -ENOMEM;
+	}
+
+	ret = symbol__validate_sym_arguments();
+	if (ret)
+		goto out;
+
+	data.path = input_name ?: "perf.data";
+	if (strcmp(data.path, "-") && strcmp(pfg.output, "-") &&
+	    same_file(data.path, pfg.output)) {
+		pr_err("the output %s is the input: refusing to overwrite it\n",
+		       pfg.output);
+		ret = -EINVAL;
+		goto out;
+	}
+
+	perf_tool__init(&pfg.tool, /*ordered_events=*/true);
+	pfg.tool.sample		 = process_sample_event;
+	pfg.tool.mmap		 = perf_event__process_mmap;
+	pfg.tool.mmap2		 = perf_event__process_mmap2;
+	pfg.tool.comm		 = perf_event__process_comm;
+	pfg.tool.exit		 = perf_event__process_exit;
+	pfg.tool.fork		 = perf_event__process_fork;
+	pfg.tool.namespaces	 = perf_event__process_namespaces;
+	pfg.tool.ksymbol	 = perf_event__process_ksymbol;
+	pfg.tool.attr		 = process_attr;
+	pfg.tool.build_id	 = perf_event__process_build_id;
+#ifdef HAVE_LIBTRACEEVENT
+	pfg.tool.tracing_data	 = perf_event__process_tracing_data;
+#endif
+	pfg.tool.id_index	 = perf_event__process_id_index;
+	pfg.tool.feature	 = process_feature_event;
+	pfg.tool.ordering_requires_timestamps = true;
+
+	flamegraph__init(&pfg.fg);
+
+	pfg.session = perf_session__new(&data, &pfg.tool);
+	if (IS_ERR(pfg.session)) {
+		ret = PTR_ERR(pfg.session);
+		pfg.session = NULL;
+		goto out_fg;
+	}
+
+	ret = symbol__annotation_init();
+	if (ret < 0)
+		goto out_delete;
+
+	symbol_conf.try_vmlinux_path = true;
+	ret = symbol__init(&pfg.session->header.env);
+	if (ret < 0)
+		goto out_delete;
+
+	ret = __cmd_flamegraph(&pfg);
+
+out_delete:
+	perf_session__delete(pfg.session);
+out_fg:
+	flamegraph__exit(&pfg.fg);
+	free(pfg.frames);
+out:
+	annotation_options__exit();
+	return ret;
+}

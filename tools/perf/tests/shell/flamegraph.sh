@@ -1,0 +1,165 @@
+#!/bin/bash
+# perf flamegraph --asm tests
+# SPDX-License-Identifier: GPL-2.0
+
+set -e
+
+err=0
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph.XXXXX)
+check="python3 $shelldir/lib/flamegraph_check.py --perf perf"
+
+cleanup() {
+	rm -rf "${workdir}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+skip() {
+	echo "Skip: $1"
+	cleanup
+	exit 2
+}
+
+command -v cc > /dev/null || skip "no C compiler for the workload"
+command -v python3 > /dev/null || skip "no python3"
+command -v nm > /dev/null || skip "no nm"
+
+# Keep the build-id cache of the test apart from the user's.
+export PERF_BUILDID_DIR="${workdir}/buildid"
+
+# The workload needs frame pointers in leaf functions too: at -O1 and above
+# gcc 12 drops them there even with -mno-omit-leaf-frame-pointer.
+prog="${workdir}/fgwork"
+cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+
+test_workload() {
+	echo "Workload with two static functions named spin"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/p.data" \
+		"${prog}" 100 2> /dev/null
+	perf flamegraph -i "${workdir}/p.data" --asm -o "${workdir}/p.json" \
+		2> "${workdir}/stderr"
+	grep -q "samples of 'cpu-clock'.*instruction leaves, wrote .*p.json (json)" \
+		"${workdir}/stderr"
+	perf flamegraph -i "${workdir}/p.data" --asm --format folded \
+		-o "${workdir}/p.folded" 2> /dev/null
+	perf flamegraph -i "${workdir}/p.data" --asm \
+		-o "${workdir}/p.html" 2> /dev/null
+	$check --data "${workdir}/p.data" --json "${workdir}/p.json" \
+		--dso fgwork --binary "${prog}" --annotate --same-name spin \
+		--folded "${workdir}/p.folded" --html "${workdir}/p.html"
+	# The call path of the workload is there, outermost caller first.
+	grep -q "^fgwork;.*main;work;spin (fgwork+0x[0-9a-f]*);.* \[0x[0-9a-f]*\] [0-9]*$" \
+		"${workdir}/p.folded"
+}
+
+test_stdout_and_pipe() {
+	echo "Pipe input and stdout output"
+	perf record -q -e cpu-clock -g -o - "${prog}" 20 2> /dev/null |
+		perf flamegraph -i - --asm --format json -o - \
+		> "${workdir}/pipe.json" 2> /dev/null
+	python3 -c "import json,sys; t=json.load(open(sys.argv[1])); \
+		assert t['n'] == 'all' and t['c'], t" "${workdir}/pipe.json"
+	grep -q '"k":"insn"' "${workdir}/pipe.json"
+}
+
+test_missing_binary() {
+	echo "Missing binary: address leaves, one warning, exit 0"
+	# A build-id of its own, or the cache would still have it.
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n') \
+		-o "${workdir}/gone" "${shelldir}"/lib/flamegraph/*.c
+	perf record -q -N -e cpu-clock -g -o "${workdir}/gone.data" \
+		"${workdir}/gone" 20 2> /dev/null
+	rm -f "${workdir}/gone"
+	perf flamegraph -i "${workdir}/gone.data" --asm \
+		-o "${workdir}/gone.folded" 2> "${workdir}/gone.err"
+	test "$(grep -c "Warning: .*/gone:" "${workdir}/gone.err")" -eq 1
+	grep -q "^gone;.*\[unknown\];\[0x[0-9a-f]*\] [0-9]*$" "${workdir}/gone.folded"
+	if grep -q "^gone;.*spin" "${workdir}/gone.folded"; then
+		echo "symbols of a deleted binary"
+		return 1
+	fi
+}
+
+test_system_program() {
+	echo "A program from the system: python3"
+	py=/usr/bin/python3
+	test -x $py || py=$(command -v python3)
+	perf record -q -e cpu-clock -g -o "${workdir}/py.data" \
+		$py -c 's = 0
+for i in range(2000000):
+	s += i * i % 7' 2> /dev/null
+	perf flamegraph -i "${workdir}/py.data" --asm -o "${workdir}/py.json" \
+		2> /dev/null
+	# The user-space DSO with the most instruction leaves under symbols.
+	lib=$(python3 -c "import collections, json, sys
+def w(n, p=None):
+	yield n, p
+	for c in n['c']:
+		yield from w(c, n)
+t = json.load(open(sys.argv[1]))
+ds = collections.Counter(n['d'] for n, p in w(t) if n['k'] == 'insn' and
+			 p['k'] == 'func' and n['l'] != 'kernel')
+print(ds.most_common(1)[0][0])" "${workdir}/py.json")
+	echo "most sampled DSO: ${lib}"
+	$check --data "${workdir}/py.data" --json "${workdir}/py.json" \
+		--dso "${lib}" --annotate
+}
+
+test_annotate_perf_itself() {
+	# perf annotate of perf itself used to crash in jump__parse() on a
+	# call into another map; perf flamegraph --asm takes the same path.
+	echo "Annotating perf itself (calls into other maps)"
+	perf record -q -e cpu-clock -o "${workdir}/nop.data" \
+		perf test -w noploop 2> /dev/null
+	perf annotate --stdio -i "${workdir}/nop.data" > /dev/null 2>&1
+	perf flamegraph --asm -i "${workdir}/nop.data" -o "${workdir}/nop.folded" \
+		2> /dev/null
+	grep -q "^perf;noploop;.* \[0x[0-9a-f]*\] [0-9]*$" "${workdir}/nop.folded"
+}
+
+test_bad_input() {
+	echo "Bad input: one line, non-zero exit, nothing overwritten"
+	echo keep > "${workdir}/keep.html"
+	if perf flamegraph -i "${workdir}/nonexistent.data" \
+		-o "${workdir}/keep.html" 2> /dev/null; then
+		echo "missing input accepted"
+		return 1
+	fi
+	grep -q keep "${workdir}/keep.html"
+	if perf flamegraph -i "${workdir}/p.data" --format svg \
+		-o "${workdir}/keep.html" 2> "${workdir}/bad.err"; then
+		echo "unknown format accepted"
+		return 1
+	fi
+	grep -q "unknown --format 'svg'" "${workdir}/bad.err"
+	if perf flamegraph -i "${workdir}/p.data" -o "${workdir}/p.data" \
+		2> /dev/null; then
+		echo "output over the input accepted"
+		return 1
+	fi
+	perf report -i "${workdir}/p.data" --stats > /dev/null 2>&1
+}
+
+for t in test_workload test_stdout_and_pipe test_missing_binary \
+	 test_system_program test_annotate_perf_itself test_bad_input; do
+	# Not in an if: set -e must stay in force inside the subshell.
+	set +e
+	( set -e; $t )
+	rc=$?
+	set -e
+	if [ $rc -ne 0 ]; then
+		echo "$t FAILED"
+		err=1
+	fi
+done
+
+cleanup
+exit $err

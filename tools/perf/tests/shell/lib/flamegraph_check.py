@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks for the perf flamegraph shell tests.
+
+Compares the output of 'perf flamegraph' with what perf annotate, perf
+script and nm say about the same profile.  Each check prints what it
+compared and exits non-zero on the first mismatch.
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def walk(node, path=()):
+    """Yield (path, node) for every node, path being the ancestors."""
+    yield path, node
+    for child in node["c"]:
+        yield from walk(child, path + (node,))
+
+
+def total(node):
+    return node["v"] + sum(total(c) for c in node["c"])
+
+
+def norm(text):
+    return " ".join(text.split())
+
+
+INSN_RE = re.compile(r"^(.*) \[(0x[0-9a-f]+)\]$")
+# " 26 :   1234:       shrq    $1, %rdx" with --show-nr-samples
+ANNOTATE_RE = re.compile(r"^\s*(\d+)\s+:\s+([0-9a-f]+):\s+(.*?)\s*$")
+HEADER_RE = re.compile(r"Disassembly of (.+) for ")
+
+
+def annotate(perf, data, dso):
+    """objdump address -> (samples, text) for @dso, from perf annotate."""
+    out = subprocess.run([perf, "annotate", "--stdio", "-n", "-i", data],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        fail(f"perf annotate exited {out.returncode}: {out.stderr[-300:]}")
+    result = {}
+    cur = None
+    for line in out.stdout.splitlines():
+        hdr = HEADER_RE.search(line)
+        if hdr:
+            cur = hdr.group(1)
+            continue
+        m = ANNOTATE_RE.match(line)
+        if m and cur and cur.endswith(dso):
+            addr = int(m.group(2), 16)
+            count, text = int(m.group(1)), norm(m.group(3))
+            old = result.get(addr)
+            result[addr] = ((old[0] if old else 0) + count, text)
+    return result
+
+
+def nr_samples(perf, data, event=None):
+    cmd = [perf, "script", "-G", "-F", "event", "-i", data]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    lines = [l for l in out.stdout.splitlines() if l.strip()]
+    if event:
+        lines = [l for l in lines if l.strip().rstrip(":") == event]
+    return len(lines)
+
+
+def nm_ranges(binary):
+    """objdump start address -> (end, name) of the function symbols."""
+    out = subprocess.run(["nm", "-S", "--defined-only", binary],
+                         capture_output=True, text=True, check=True)
+    ranges = {}
+    for line in out.stdout.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in "tTwW":
+            start = int(f[0], 16)
+            ranges[start] = (start + int(f[1], 16), f[3])
+    return ranges
+
+
+def insn_leaves(tree, dso):
+    for path, node in walk(tree):
+        if node.get("k") == "insn" and node.get("d") == dso:
+            yield path[-1], node
+
+
+def check_annotate(args, tree):
+    ann = annotate(args.perf, args.data, args.dso)
+    if not ann:
+        fail(f"perf annotate shows no instructions of {args.dso}")
+    counts = {}
+    nr = 0
+    for parent, leaf in insn_leaves(tree, args.dso):
+        if parent.get("k") == "unknown":
+            # No symbol: perf annotate can't show it either.
+            if not re.match(r"^\[0x[0-9a-f]+\]$", leaf["n"]):
+                fail(f"leaf under [unknown] with text: {leaf['n']!r}")
+            continue
+        m = INSN_RE.match(leaf["n"])
+        if not m or not m.group(1):
+            fail(f"leaf without instruction text: {leaf['n']!r}")
+        addr = int(m.group(2), 16)
+        if int(leaf["a"], 16) != addr:
+            fail(f"label address {m.group(2)} != \"a\" {leaf['a']}")
+        if addr not in ann:
+            fail(f"{leaf['n']!r}: perf annotate has no instruction at {addr:#x}")
+        if norm(m.group(1)) != ann[addr][1]:
+            fail(f"{addr:#x}: flamegraph {m.group(1)!r} != annotate {ann[addr][1]!r}")
+        if parent.get("k") != "func":
+            fail(f"{leaf['n']!r} hangs under a {parent.get('k')} node")
+        counts[addr] = counts.get(addr, 0) + leaf["v"]
+        nr += 1
+    if nr == 0:
+        fail(f"no instruction leaves for {args.dso}")
+    for addr, (count, text) in ann.items():
+        if counts.get(addr, 0) != count:
+            fail(f"{addr:#x} {text!r}: flamegraph {counts.get(addr, 0)} samples, "
+                 f"annotate {count}")
+    print(f"{nr} instruction leaves of {args.dso} agree with perf annotate "
+          f"on text and on the samples of {len(counts)} addresses")
+
+
+def check_ranges(args, tree):
+    ranges = nm_ranges(args.binary)
+    nr = 0
+    for parent, leaf in insn_leaves(tree, args.dso):
+        if parent.get("k") != "func":
+            fail(f"{leaf['n']!r} of {args.dso} has no function")
+        start = int(parent["a"], 16)
+        if start not in ranges:
+            fail(f"{parent['n']!r}: no symbol starts at {start:#x} in nm")
+        end, name = ranges[start]
+        if not parent["n"].startswith(name):
+            fail(f"{parent['n']!r} at {start:#x} is {name} in nm")
+        addr = int(leaf["a"], 16)
+        if not start <= addr < end:
+            fail(f"{leaf['n']!r} outside {name} [{start:#x}, {end:#x})")
+        nr += 1
+    print(f"{nr} instruction leaves lie inside their function's symbol range")
+
+
+def check_same_name(args, tree):
+    nodes = {}
+    for _, node in walk(tree):
+        if node.get("k") == "func" and node["n"].split(" ")[0] == args.same_name:
+            nodes.setdefault(node["a"], []).append(node)
+    if len(nodes) != 2:
+        fail(f"expected two {args.same_name} functions, got {sorted(nodes)}")
+    labels = {n["n"] for group in nodes.values() for n in group}
+    if len(labels) != 2:
+        fail(f"the two {args.same_name} functions share labels: {labels}")
+    for addr, group in nodes.items():
+        mine = {c["a"] for n in group for c in n["c"] if c.get("k") == "insn"}
+        for other, ogroup in nodes.items():
+            if other == addr:
+                continue
+            theirs = {c["a"] for n in ogroup for c in n["c"] if c.get("k") == "insn"}
+            if mine & theirs:
+                fail(f"{args.same_name}@{addr} shares instructions with @{other}")
+    print(f"two {args.same_name} functions: {sorted(labels)}")
+
+
+def folded_total(path):
+    tot = 0
+    stacks = 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            frames, count = line.rstrip("\n").rsplit(" ", 1)
+            if not frames:
+                fail(f"empty stack in {path}")
+            tot += int(count)
+            stacks += 1
+    return tot, stacks
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--perf", default="perf")
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--dso")
+    ap.add_argument("--binary")
+    ap.add_argument("--same-name")
+    ap.add_argument("--folded")
+    ap.add_argument("--html")
+    ap.add_argument("--event")
+    ap.add_argument("--annotate", action="store_true")
+    args = ap.parse_args()
+
+    with open(args.json, encoding="utf-8") as f:
+        tree = json.load(f)
+    if tree["n"] != "all":
+        fail(f"root is {tree['n']!r}")
+
+    want = nr_samples(args.perf, args.data, args.event)
+    got = total(tree)
+    if got != want or want == 0:
+        fail(f"{got} samples in the flame graph, {want} in {args.data}")
+    print(f"JSON parses; its {got} samples equal perf script's")
+
+    if args.annotate:
+        check_annotate(args, tree)
+    if args.binary:
+        check_ranges(args, tree)
+    if args.same_name:
+        check_same_name(args, tree)
+    if args.folded:
+        tot, stacks = folded_total(args.folded)
+        leaves = sum(1 for _, n in walk(tree) if n["v"])
+        if tot != got or stacks != leaves:
+            fail(f"folded: {tot} samples in {stacks} stacks, "
+                 f"JSON: {got} in {leaves}")
+        print(f"folded output: {tot} samples in {stacks} stacks, as JSON")
+    if args.html:
+        with open(args.html, encoding="utf-8") as f:
+            html = f.read()
+        if re.search(r"(src|href)\s*=|https?://|//cdn|@import", html):
+            fail("HTML references an external resource")
+        data = re.search(r'<script type="application/json" id="fg-data">(.*?)</script>',
+                         html, re.S)
+        if not data or json.loads(data.group(1)) != tree:
+            fail("HTML does not embed the JSON tree")
+        print("HTML is self-contained and embeds the same tree")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Instruction leaves for perf flamegraph --asm: the text of the sampled
+ * instruction, from perf's disasm layer, one disassembly per symbol.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+
+#include "annotate.h"
+#include "debug.h"
+#include "disasm.h"
+#include "dso.h"
+#include "flamegraph.h"
+#include "flamegraph-asm.h"
+#include "hashmap.h"
+#include "map.h"
+#include "symbol.h"
+
+/* The instruction leaves of one sampled symbol, wherever it was called. */
+struct flamegraph_sym_leaves {
+	struct flamegraph_node	*func;
+	struct flamegraph_node	**leaves;
+	size_t			nr;
+	size_t			alloc;
+};
+
+struct flamegraph_asm {
+	struct evsel	*evsel;
+	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
+	struct hashmap	*warned;	/* struct dso * (or NULL) -> 1 */
+};
+
+static size_t ptr_hash(long key, void *ctx __maybe_unused)
+{
+	return (size_t)key >> 4;
+}
+
+static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
+}
+
+/* One line from messages that span several. */
+static void flatten(char *msg)
+{
+	char *src = msg, *dst = msg;
+
+	while (*src) {
+		char c = isspace(*src) ? ' ' : *src;
+
+		src++;
+		if (c == ' ' && (dst == msg || dst[-1] == ' '))
+			continue;
+		*dst++ = c;
+	}
+	while (dst > msg && dst[-1] == ' ')
+		dst--;
+	*dst = '\0';
+}
+
+static void flamegraph_asm__warn(struct flamegraph_asm *fa,
+				 struct flamegraph_node *node,
+				 const char *why)
+{
+	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
+
+	if (hashmap__find(fa->warned, dso, NULL))
+		return;
+	if (hashmap__add(fa->warned, dso, 1))
+		return;
+	pr_warning("Warning: %s: %s; its instruction leaves show addresses only\n",
+		   dso ? dso__long_name(dso) : "[unknown]", why);
+}
+
+static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
+					 struct flamegraph_node *node)
+{
+	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
+	char why[256];
+
+	if (dso == NULL)
+		strlcpy(why, "addresses outside any mapping", sizeof(why));
+	else if (dso__loaded(dso) && *dso__load_errno(dso) == 0 &&
+		 dso__has_symbols(dso))
+		strlcpy(why, "no symbol covers the sampled addresses", sizeof(why));
+	else if (*dso__load_errno(dso) &&
+		 dso__strerror_load(dso, why, sizeof(why)) == 0)
+		flatten(why);
+	else
+		strlcpy(why, "no symbols found", sizeof(why));
+	flamegraph_asm__warn(fa, node, why);
+}
+
+static int flamegraph_asm__collect(struct flamegraph_asm *fa,
+				   struct flamegraph_node *node)
+{
+	struct rb_node *nd;
+
+	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
+		struct flamegraph_node *child;
+		struct flamegraph_sym_leaves *sl = NULL;
+		int err;
+
+		child = rb_entry(nd, struct flamegraph_node, rb_node);
+		if (child->kind != FLAMEGRAPH_INSN) {
+			err = flamegraph_asm__collect(fa, child);
+			if (err)
+				return err;
+			continue;
+		}
+		if (node->kind != FLAMEGRAPH_FUNC) {
+			flamegraph_asm__warn_unknown(fa, node);
+			continue;
+		}
+		if (!hashmap__find(fa->syms, node->ms.sym, &sl)) {
+			sl = zalloc(sizeof(*sl));
+			if (sl == NULL)
+				return -ENOMEM;
+			sl->func = node;
+			err = hashmap__add(fa->syms, node->ms.sym, sl);
+			if (err) {
+				free(sl);
+				return err;
+			}
+		}
+		if (sl->nr == sl->alloc) {
+			size_t alloc = sl->alloc ? sl->alloc * 2 : 8;
+			void *leaves = realloc(sl->leaves, alloc * sizeof(*sl->leaves));
+
+			if (leaves == NULL)
+				return -ENOMEM;
+			sl->leaves = leaves;
+			sl->alloc = alloc;
+		}
+		sl->leaves[sl->nr++] = child;
+	}
+	return 0;
+}
+
+/* The last instruction starting at or before @offset, as perf annotate's
+ * calc_percent() sums the samples of [offset, next offset). */
+static struct annotation_line *
+annotation_lines__find(struct annotation_line **lines, size_t nr, s64 offset)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lines[mid]->offset <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lines[lo - 1] : NULL;
+}
+
+static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
+					struct annotation_line **lines,
+					size_t nr, u64 start)
+{
+	struct symbol *sym = sl->func->ms.sym;
+	size_t i;
+
+	for (i = 0; i < sl->nr; i++) {
+		struct flamegraph_node *leaf = sl->leaves[i];
+		struct annotation_line *al;
+		const char *text;
+		char *label;
+
+		al = annotation_lines__find(lines, nr, leaf->addr - sym->start);
+		if (al == NULL)
+			continue;
+		text = skip_spaces(al->line);
+		leaf->objdump_addr = start + al->offset;
+		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0)
+			return -ENOMEM;
+		free(leaf->label);
+		leaf->label = label;
+	}
+	return 0;
+}
+
+static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
+				       struct flamegraph_sym_leaves *sl)
+{
+	struct map_symbol *ms = &sl->func->ms;
+	struct annotation *notes = symbol__annotation(ms->sym);
+	struct annotation_line **lines = NULL, *al;
+	size_t nr = 0, alloc = 0;
+	int saved_verbose = verbose;
+	int err;
+
+	/* One warning per DSO below, the details only with -v. */
+	if (verbose <= 0)
+		verbose = -1;
+	err = symbol__annotate(ms, fa->evsel, NULL);
+	verbose = saved_verbose;
+	if (err) {
+		char why[512];
+
+		if (err == -1)
+			strlcpy(why, "no disassembler could read it", sizeof(why));
+		else
+			symbol__strerror_disassemble(ms, err, why, sizeof(why));
+		flatten(why);
+		flamegraph_asm__warn(fa, sl->func, why);
+		return 0;
+	}
+
+	list_for_each_entry(al, &notes->src->source, node) {
+		if (al->offset < 0 || al->line == NULL)
+			continue;
+		if (nr == alloc) {
+			void *p;
+
+			alloc = alloc ? alloc * 2 : 64;
+			p = realloc(lines, alloc * sizeof(*lines));
+			if (p == NULL) {
+				free(lines);
+				return -ENOMEM;
+			}
+			lines = p;
+		}
+		lines[nr++] = al;
+	}
+	err = flamegraph_sym_leaves__label(sl, lines, nr, notes->src->start);
+	free(lines);
+	/* The text is in the labels now: free the disassembly. */
+	annotated_source__purge(notes->src);
+	return err;
+}
+
+/* Merge instruction leaves of one parent whose IPs fell in one instruction. */
+static void flamegraph__merge_insns(struct flamegraph *fg,
+				    struct flamegraph_node *node)
+{
+	struct flamegraph_node *prev = NULL;
+	struct rb_node *nd = rb_first(&node->children);
+
+	while (nd) {
+		struct flamegraph_node *child;
+
+		child = rb_entry(nd, struct flamegraph_node, rb_node);
+		nd = rb_next(nd);
+		if (child->kind != FLAMEGRAPH_INSN) {
+			flamegraph__merge_insns(fg, child);
+			continue;
+		}
+		if (prev && prev->objdump_addr == child->objdump_addr) {
+			prev->self += child->self;
+			rb_erase(&child->rb_node, &node->children);
+			map_symbol__exit(&child->ms);
+			free(child->label);
+			free(child);
+			node->nr_children--;
+			fg->nr_nodes--;
+			fg->nr_insns--;
+			continue;
+		}
+		prev = child;
+	}
+}
+
+int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel)
+{
+	struct flamegraph_asm fa = { .evsel = evsel, };
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int err;
+
+	fa.syms = hashmap__new(ptr_hash, ptr_equal, NULL);
+	fa.warned = hashmap__new(ptr_hash, ptr_equal, NULL);
+	if (IS_ERR(fa.syms) || IS_ERR(fa.warned)) {
+		err = -ENOMEM;
+		goto out;
+	}
+
+	err = flamegraph_asm__collect(&fa, &fg->root);
+	hashmap__for_each_entry(fa.syms, cur, bkt) {
+		struct flamegraph_sym_leaves *sl = cur->pvalue;
+
+		if (!err)
+			err = flamegraph_asm__disassemble(&fa, sl);
+		free(sl->leaves);
+		free(sl);
+	}
+	if (!err)
+		flamegraph__merge_insns(fg, &fg->root);
+out:
+	if (!IS_ERR(fa.syms))
+		hashmap__free(fa.syms);
+	if (!IS_ERR(fa.warned))
+		hashmap__free(fa.warned);
+	return err;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_FLAMEGRAPH_ASM_H
+#define __PERF_FLAMEGRAPH_ASM_H
+
+struct evsel;
+struct flamegraph;
+
+/**
+ * flamegraph__annotate - label the instruction leaves of a flame graph
+ * @fg: the flame graph, all samples added, not yet finished
+ * @evsel: the event the samples belong to; symbol__annotate() takes the
+ *         architecture from its session's perf_env
+ *
+ * Each sampled symbol is disassembled once, through perf's disasm layer
+ * (symbol__annotate()), so the build-id cache, --symfs, kcore, the
+ * disassembler choice (capstone, objdump), --objdump and -M apply exactly
+ * as in perf annotate.  A leaf gets the text of the instruction whose
+ * range holds its IP, the instruction perf annotate attributes the sample
+ * to, and that instruction's objdump address: "<insn> [0x<addr>]".  Leaves
+ * whose IPs fall in one instruction are merged.
+ *
+ * Where the text can't be had (no symbol, the binary is missing, no
+ * disassembler works) the leaf keeps its "[0x<addr>]" label and one
+ * warning per DSO says why.  The disassemblers' own error messages are
+ * shown only with -v.
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel);
+
+#endif /* __PERF_FLAMEGRAPH_ASM_H */

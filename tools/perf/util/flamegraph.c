@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flame-graph tree: samples become paths from a root through the
+ * comm and the callchain down to the sampled function and, with --asm,
+ * the sampled instruction.
+ *
+ * Nodes are keyed by what they are (DSO and symbol start, DSO and IP),
+ * never by name.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/err.h>
+#include <linux/zalloc.h>
+
+#include "dso.h"
+#include "flamegraph.h"
+#include "hashmap.h"
+#include "map.h"
+#include "maps.h"
+#include "symbol.h"
+
+void flamegraph__init(struct flamegraph *fg)
+{
+	memset(fg, 0, sizeof(*fg));
+	fg->root.kind = FLAMEGRAPH_ROOT;
+	fg->root.children = RB_ROOT;
+	fg->nr_nodes = 1;
+}
+
+static void flamegraph_node__delete_children(struct flamegraph_node *node)
+{
+	struct flamegraph_node *child, *tmp;
+
+	rbtree_postorder_for_each_entry_safe(child, tmp, &node->children, rb_node) {
+		flamegraph_node__delete_children(child);
+		map_symbol__exit(&child->ms);
+		free(child->comm);
+		free(child->label);
+		free(child);
+	}
+	zfree(&node->sorted);
+	node->children = RB_ROOT;
+}
+
+void flamegraph__exit(struct flamegraph *fg)
+{
+	flamegraph_node__delete_children(&fg->root);
+	zfree(&fg->root.label);
+}
+
+/* What makes a child unique under its parent. */
+struct flamegraph_key {
+	enum flamegraph_kind	kind;
+	const struct dso	*dso;
+	u64			addr;
+	const char		*comm;
+};
+
+static const struct dso *flamegraph_node__dso(const struct flamegraph_node *node)
+{
+	return node->ms.map ? map__dso(node->ms.map) : NULL;
+}
+
+static int flamegraph_key__cmp(const struct flamegraph_key *key,
+			       const struct flamegraph_node *node)
+{
+	const struct dso *dso = flamegraph_node__dso(node);
+
+	if (key->kind != node->kind)
+		return key->kind < node->kind ? -1 : 1;
+	if (key->kind == FLAMEGRAPH_COMM)
+		return strcmp(key->comm, node->comm);
+	if (key->dso != dso)
+		return key->dso < dso ? -1 : 1;
+	if (key->addr != node->addr)
+		return key->addr < node->addr ? -1 : 1;
+	return 0;
+}
+
+static struct flamegraph_node *
+flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
+		  const struct flamegraph_key *key,
+		  const struct flamegraph_frame *frame)
+{
+	struct rb_node **p = &parent->children.rb_node;
+	struct rb_node *rb_parent = NULL;
+	struct flamegraph_node *node;
+
+	while (*p) {
+		int cmp;
+
+		rb_parent = *p;
+		node = rb_entry(rb_parent, struct flamegraph_node, rb_node);
+		cmp = flamegraph_key__cmp(key, node);
+		if (cmp == 0)
+			return node;
+		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
+	}
+
+	node = zalloc(sizeof(*node));
+	if (node == NULL)
+		return NULL;
+	node->kind = key->kind;
+	node->addr = key->addr;
+	node->parent = parent;
+	node->children = RB_ROOT;
+	if (key->comm) {
+		node->comm = strdup(key->comm);
+		if (node->comm == NULL) {
+			free(node);
+			return NULL;
+		}
+	}
+	if (frame) {
+		node->kernel = frame->kernel;
+		node->ms.maps = maps__get(frame->ms.maps);
+		node->ms.map = map__get(frame->ms.map);
+		node->ms.sym = key->kind == FLAMEGRAPH_UNKNOWN ? NULL : frame->ms.sym;
+		if (node->ms.map)
+			node->objdump_addr = map__rip_2objdump(node->ms.map, key->addr);
+		else
+			node->objdump_addr = key->addr;
+	}
+	rb_link_node(&node->rb_node, rb_parent, p);
+	rb_insert_color(&node->rb_node, &parent->children);
+	parent->nr_children++;
+	fg->nr_nodes++;
+	if (key->kind == FLAMEGRAPH_INSN)
+		fg->nr_insns++;
+	return node;
+}
+
+static void flamegraph_frame__key(const struct flamegraph_frame *frame,
+				  struct flamegraph_key *key)
+{
+	struct map *map = frame->ms.map;
+
+	key->dso = map ? map__dso(map) : NULL;
+	key->comm = NULL;
+	if (frame->ms.sym) {
+		key->kind = FLAMEGRAPH_FUNC;
+		key->addr = frame->ms.sym->start;
+	} else {
+		key->kind = FLAMEGRAPH_UNKNOWN;
+		key->addr = 0;
+	}
+}
+
+int flamegraph__add(struct flamegraph *fg, const char *comm,
+		    const struct flamegraph_frame *frames, int nr_frames,
+		    bool insn)
+{
+	struct flamegraph_key key = {
+		.kind = FLAMEGRAPH_COMM,
+		.comm = comm ?: "[unknown]",
+	};
+	struct flamegraph_node *node;
+	int i;
+
+	node = flamegraph__child(fg, &fg->root, &key, NULL);
+	for (i = 0; node && i < nr_frames; i++) {
+		flamegraph_frame__key(&frames[i], &key);
+		node = flamegraph__child(fg, node, &key, &frames[i]);
+	}
+	if (node && insn && nr_frames > 0) {
+		const struct flamegraph_frame *leaf = &frames[nr_frames - 1];
+
+		key.kind = FLAMEGRAPH_INSN;
+		key.addr = leaf->ms.map ? map__map_ip(leaf->ms.map, leaf->ip) : leaf->ip;
+		node = flamegraph__child(fg, node, &key, leaf);
+	}
+	if (node == NULL)
+		return -ENOMEM;
+	node->self++;
+	fg->nr_samples++;
+	return 0;
+}
+
+const char *flamegraph_node__dso_name(const struct flamegraph_node *node)
+{
+	const struct dso *dso = flamegraph_node__dso(node);
+
+	return dso ? dso__short_name(dso) : NULL;
+}
+
+const char *flamegraph_node__kind_name(const struct flamegraph_node *node)
+{
+	static const char * const names[] = {
+		[FLAMEGRAPH_ROOT]	= "root",
+		[FLAMEGRAPH_COMM]	= "comm",
+		[FLAMEGRAPH_FUNC]	= "func",
+		[FLAMEGRAPH_UNKNOWN]	= "unknown",
+		[FLAMEGRAPH_INSN]	= "insn",
+	};
+
+	return names[node->kind];
+}
+
+static size_t name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool name_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return strcmp((const char *)key1, (const char *)key2) == 0;
+}
+
+/*
+ * Count the distinct functions (DSO, start) per name: a name held by more
+ * than one of them is ambiguous and gets qualified in its label.
+ */
+static int flamegraph__collect_names(struct flamegraph_node *node,
+				     struct hashmap *first)
+{
+	struct rb_node *nd;
+
+	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
+		struct flamegraph_node *child;
+		struct flamegraph_node *seen;
+		int err;
+
+		child = rb_entry(nd, struct flamegraph_node, rb_node);
+		if (child->kind == FLAMEGRAPH_FUNC) {
+			const char *name = child->ms.sym->name;
+
+			if (!hashmap__find(first, name, &seen)) {
+				err = hashmap__add(first, name, child);
+				if (err)
+					return err;
+			} else if (seen && (flamegraph_node__dso(seen) !=
+					    flamegraph_node__dso(child) ||
+					    seen->addr != child->addr)) {
+				/* NULL marks the name as ambiguous. */
+				hashmap__set(first, name, NULL, NULL, NULL);
+			}
+		}
+		err = flamegraph__collect_names(child, first);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static char *flamegraph_node__make_label(struct flamegraph_node *node,
+					 struct hashmap *first)
+{
+	struct flamegraph_node *seen = NULL;
+	char *label = NULL;
+	int ret = 0;
+
+	switch (node->kind) {
+	case FLAMEGRAPH_ROOT:
+		return strdup("all");
+	case FLAMEGRAPH_COMM:
+		return strdup(node->comm);
+	case FLAMEGRAPH_UNKNOWN:
+		return strdup("[unknown]");
+	case FLAMEGRAPH_FUNC:
+		hashmap__find(first, node->ms.sym->name, &seen);
+		if (seen)
+			return strdup(node->ms.sym->name);
+		ret = asprintf(&label, "%s (%s+%#" PRIx64 ")", node->ms.sym->name,
+			       flamegraph_node__dso_name(node) ?: "[unknown]",
+			       node->objdump_addr);
+		break;
+	case FLAMEGRAPH_INSN:
+		/* flamegraph__annotate() did not find the instruction text. */
+		ret = asprintf(&label, "[%#" PRIx64 "]", node->objdump_addr);
+		break;
+	default:
+		return NULL;
+	}
+	return ret < 0 ? NULL : label;
+}
+
+static int flamegraph_node__cmp_sorted(const void *a, const void *b)
+{
+	const struct flamegraph_node *l = *(const struct flamegraph_node **)a;
+	const struct flamegraph_node *r = *(const struct flamegraph_node **)b;
+	int cmp;
+
+	/* Instructions in address order, as perf annotate lists them. */
+	if (l->kind == FLAMEGRAPH_INSN && r->kind == FLAMEGRAPH_INSN) {
+		if (l->objdump_addr != r->objdump_addr)
+			return l->objdump_addr < r->objdump_addr ? -1 : 1;
+		return 0;
+	}
+	if (l->kind != r->kind)
+		return l->kind < r->kind ? -1 : 1;
+	cmp = strcmp(l->label, r->label);
+	if (cmp)
+		return cmp;
+	if (l->objdump_addr != r->objdump_addr)
+		return l->objdump_addr < r->objdump_addr ? -1 : 1;
+	return strcmp(flamegraph_node__dso_name(l) ?: "",
+		      flamegraph_node__dso_name(r) ?: "");
+}
+
+static int flamegraph_node__finish(struct flamegraph_node *node,
+				   struct hashmap *first)
+{
+	struct rb_node *nd;
+	u32 i = 0;
+
+	if (node->label == NULL) {
+		node->label = flamegraph_node__make_label(node, first);
+		if (node->label == NULL)
+			return -ENOMEM;
+	}
+	node->total = node->self;
+	free(node->sorted);
+	node->sorted = calloc(node->nr_children ?: 1, sizeof(*node->sorted));
+	if (node->sorted == NULL)
+		return -ENOMEM;
+
+	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
+		struct flamegraph_node *child;
+		int err;
+
+		child = rb_entry(nd, struct flamegraph_node, rb_node);
+		err = flamegraph_node__finish(child, first);
+		if (err)
+			return err;
+		node->total += child->total;
+		node->sorted[i++] = child;
+	}
+	qsort(node->sorted, node->nr_children, sizeof(*node->sorted),
+	      flamegraph_node__cmp_sorted);
+	return 0;
+}
+
+int flamegraph__finish(struct flamegraph *fg)
+{
+	struct hashmap *first = hashmap__new(name_hash, name_equal, NULL);
+	int err;
+
+	if (IS_ERR(first))
+		return -ENOMEM;
+	err = flamegraph__collect_names(&fg->root, first);
+	if (!err)
+		err = flamegraph_node__finish(&fg->root, first);
+	hashmap__free(first);
+	return err;
+}

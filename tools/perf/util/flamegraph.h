@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_FLAMEGRAPH_H
+#define __PERF_FLAMEGRAPH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/rbtree.h>
+#include <linux/types.h>
+#include "map_symbol.h"
+
+struct dso;
+
+/**
+ * enum flamegraph_kind - what a flame-graph node stands for
+ * @FLAMEGRAPH_ROOT: the single root, labelled "all"
+ * @FLAMEGRAPH_COMM: a command name (comm), the first level below the root
+ * @FLAMEGRAPH_FUNC: a symbol, keyed by its DSO and start address, never by
+ *                   name, so two static functions sharing a name stay apart
+ * @FLAMEGRAPH_UNKNOWN: addresses without a symbol, one node per DSO, as
+ *                      perf report shows them ("[unknown]")
+ * @FLAMEGRAPH_INSN: the sampled instruction (--asm), a leaf under the
+ *                   function or unknown node it was sampled in
+ */
+enum flamegraph_kind {
+	FLAMEGRAPH_ROOT,
+	FLAMEGRAPH_COMM,
+	FLAMEGRAPH_FUNC,
+	FLAMEGRAPH_UNKNOWN,
+	FLAMEGRAPH_INSN,
+};
+
+/**
+ * struct flamegraph_node - one frame of the flame graph
+ * @rb_node: link in the parent's @children
+ * @children: child nodes, keyed by kind, DSO, address and comm
+ * @parent: the caller, NULL for the root
+ * @sorted: @children in output order, set by flamegraph__finish()
+ * @nr_children: number of entries in @children and @sorted
+ * @kind: what the node stands for
+ * @kernel: the frame is kernel code
+ * @ms: FUNC, UNKNOWN and INSN nodes: the map and symbol of the first
+ *      sample that created the node (references held); @ms.sym is NULL
+ *      for UNKNOWN nodes and for INSN nodes under them
+ * @addr: FUNC: the symbol start; INSN: the sampled IP; both map-relative
+ *        (dso) addresses as used by struct symbol, not memory addresses
+ * @objdump_addr: INSN: address of the instruction as perf annotate and
+ *                objdump print it; FUNC: the symbol start, likewise
+ * @comm: COMM nodes: the command name (owned)
+ * @label: the text shown, set by flamegraph__finish() (owned)
+ * @self: samples that ended at this node
+ * @total: @self plus the totals of all children
+ */
+struct flamegraph_node {
+	struct rb_node		rb_node;
+	struct rb_root		children;
+	struct flamegraph_node	*parent;
+	struct flamegraph_node	**sorted;
+	u32			nr_children;
+	enum flamegraph_kind	kind;
+	bool			kernel;
+	struct map_symbol	ms;
+	u64			addr;
+	u64			objdump_addr;
+	char			*comm;
+	char			*label;
+	u64			self;
+	u64			total;
+};
+
+/**
+ * struct flamegraph - a flame-graph tree and its counters
+ * @root: the root node ("all")
+ * @nr_nodes: nodes in the tree, the root included
+ * @nr_insns: instruction leaves (FLAMEGRAPH_INSN nodes)
+ * @nr_samples: samples added
+ */
+struct flamegraph {
+	struct flamegraph_node	root;
+	u64			nr_nodes;
+	u64			nr_insns;
+	u64			nr_samples;
+};
+
+/**
+ * struct flamegraph_frame - one entry of a stack passed to flamegraph__add()
+ * @ms: map and symbol of the entry (borrowed; flamegraph__add() takes its
+ *      own references when it creates a node)
+ * @ip: memory address of the entry, as in a sample or callchain
+ * @kernel: the address is kernel code
+ */
+struct flamegraph_frame {
+	struct map_symbol	ms;
+	u64			ip;
+	bool			kernel;
+};
+
+/**
+ * flamegraph__init - initialize an empty flame graph
+ * @fg: the flame graph
+ */
+void flamegraph__init(struct flamegraph *fg);
+
+/**
+ * flamegraph__exit - free every node and drop the references they hold
+ * @fg: the flame graph
+ */
+void flamegraph__exit(struct flamegraph *fg);
+
+/**
+ * flamegraph__add - account one sample
+ * @fg: the flame graph
+ * @comm: command name of the sampled thread
+ * @frames: the stack, outermost caller first, sampled function last
+ * @nr_frames: entries in @frames; 0 accounts the sample to @comm alone
+ * @insn: also add an instruction leaf for the last frame, keyed by its IP
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int flamegraph__add(struct flamegraph *fg, const char *comm,
+		    const struct flamegraph_frame *frames, int nr_frames,
+		    bool insn);
+
+/**
+ * flamegraph__finish - compute totals, labels and the output order
+ * @fg: the flame graph
+ *
+ * Call once, after all samples were added and instruction leaves were
+ * labelled (flamegraph__annotate()), before any writer.  Functions whose
+ * names are shared by other sampled functions get their DSO and start
+ * address appended to the label, so the two can be told apart.
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int flamegraph__finish(struct flamegraph *fg);
+
+/**
+ * flamegraph_node__dso_name - short name of the DSO of a node
+ * @node: the node
+ *
+ * Return: the DSO's short name, or NULL for the root and comm nodes and
+ * for addresses outside any map.
+ */
+const char *flamegraph_node__dso_name(const struct flamegraph_node *node);
+
+/**
+ * flamegraph_node__kind_name - name of a node's kind in JSON and HTML
+ * @node: the node
+ *
+ * Return: "root", "comm", "func", "unknown" or "insn".
+ */
+const char *flamegraph_node__kind_name(const struct flamegraph_node *node);
+
+/**
+ * enum flamegraph_format - output formats of the writers
+ * @FLAMEGRAPH_HTML: self-contained interactive HTML page
+ * @FLAMEGRAPH_JSON: the JSON tree of perf script report flamegraph -f json
+ * @FLAMEGRAPH_FOLDED: one "frame;frame;...;leaf count" line per stack
+ */
+enum flamegraph_format {
+	FLAMEGRAPH_HTML,
+	FLAMEGRAPH_JSON,
+	FLAMEGRAPH_FOLDED,
+};
+
+/**
+ * struct flamegraph_info - what the HTML header says about the recording
+ * @title: page title
+ * @input: path of the perf.data file read
+ * @event: name of the event whose samples are shown
+ * @hostname: host the profile was recorded on, or NULL
+ * @cmdline: command line of perf record, or NULL
+ */
+struct flamegraph_info {
+	const char *title;
+	const char *input;
+	const char *event;
+	const char *hostname;
+	const char *cmdline;
+};
+
+/**
+ * flamegraph__write_json - write the tree as JSON
+ * @fg: a finished flame graph
+ * @fp: output stream
+ * @html_safe: also escape '<', '>' and '&' so the text can be embedded in
+ *             an HTML <script> element
+ *
+ * Keys per node: "n" label, "l" library type ("kernel" or ""), "v" samples
+ * ending at the node, "c" children, as upstream's flamegraph.py writes
+ * them; plus "k" kind, "d" DSO and "a" objdump address where known.
+ * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
+ *
+ * Return: 0 on success, -EIO when writing failed.
+ */
+int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe);
+
+/**
+ * flamegraph__write_folded - write one line per distinct stack
+ * @fg: a finished flame graph
+ * @fp: output stream
+ *
+ * Lines are "comm;frame;...;leaf count" as flamegraph.pl and inferno read
+ * them.  A ';' inside a name becomes ':' and a line break a space, so
+ * every name stays one frame.
+ *
+ * Return: 0 on success, -EIO when writing failed.
+ */
+int flamegraph__write_folded(struct flamegraph *fg, FILE *fp);
+
+/**
+ * flamegraph__write_html - write a self-contained interactive page
+ * @fg: a finished flame graph
+ * @fp: output stream
+ * @info: what the page header shows about the recording
+ *
+ * The page embeds its own CSS and JavaScript and the JSON tree and makes
+ * no network request.  Names are data, never markup.
+ *
+ * Return: 0 on success, -EIO when writing failed.
+ */
+int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
+			   const struct flamegraph_info *info);
+
+/**
+ * json__put_string - write a JSON string literal
+ * @fp: output stream
+ * @s: NUL-terminated bytes, any encoding
+ * @html_safe: escape '<', '>' and '&' as \u00XX as well
+ *
+ * Control characters are escaped; bytes that are not valid UTF-8 are
+ * replaced by U+FFFD, so the output is always valid RFC 8259 JSON.
+ */
+void json__put_string(FILE *fp, const char *s, bool html_safe);
+
+#endif /* __PERF_FLAMEGRAPH_H */
