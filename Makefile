@@ -19,17 +19,18 @@ BASE	:= $(B)/base
 SRC	:= $(B)/src
 OBJ	:= $(CURDIR)/$(B)/obj
 PERF	:= $(B)/perf
+MAN	:= $(B)/man/man1/perf-flamegraph.1
 JOBS	?= $(shell nproc)
 
 # Features not used by perf flamegraph are turned off to keep the build
 # short and identical on every machine; capstone and objdump remain the
 # disassemblers.
 PERF_MAKEFLAGS := O=$(OBJ) BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 \
-		  NO_GTK2=1 NO_LIBBPF=1 $(PERF_EXTRA)
+		  NO_GTK2=1 NO_LIBBPF=1 mandir=$(CURDIR)/$(B)/man $(PERF_EXTRA)
 
 SERIES	:= patches/series $(wildcard patches/*.patch)
 
-all: $(PERF)
+all: $(PERF) $(MAN)
 
 .PHONY: all deps check clean distclean FORCE
 
@@ -54,7 +55,17 @@ $(PERF): $(SRC)/.applied FORCE
 	@ln -sf obj/perf $(PERF)
 	@echo "  PERF   $(PERF): $$($(PERF) version)"
 
-check: $(PERF)
+# perf help flamegraph: perf looks in the mandir it was built with.
+# asciidoc must run with the system python, not one earlier in PATH.
+$(MAN): tools/perf/Documentation/perf-flamegraph.txt $(SRC)/.applied
+	@scripts/assemble.sh $(BASE) $(SRC)
+	@mkdir -p $(B)/doc
+	@PATH=/usr/bin:$$PATH $(MAKE) -s -C $(SRC)/tools/perf/Documentation \
+		O=$(CURDIR)/$(B)/doc/ $(CURDIR)/$(B)/doc/perf-flamegraph.1
+	@install -D -m 644 $(B)/doc/perf-flamegraph.1 $@
+	@echo "  MAN    $@"
+
+check: $(PERF) $(MAN)
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
 
 clean:

@@ -72,7 +72,7 @@ static int perf_flamegraph__frames_grow(struct perf_flamegraph *pfg, int nr)
 	while (alloc < nr)
 		alloc *= 2;
 	frames = realloc(pfg->frames, alloc * sizeof(*frames));
-	if (frames == NULL)
+	if (!frames)
 		return -ENOMEM;
 	pfg->frames = frames;
 	pfg->frames_alloc = alloc;
@@ -144,7 +144,7 @@ static struct evsel *perf_flamegraph__select_evsel(struct perf_flamegraph *pfg,
 {
 	struct evsel *pos;
 
-	if (pfg->event_name == NULL)
+	if (!pfg->event_name)
 		return evlist__first(evlist);
 	evlist__for_each_entry(evlist, pos) {
 		if (!strcmp(evsel__name(pos), pfg->event_name))
@@ -163,9 +163,9 @@ static int process_sample_event(const struct perf_tool *tool,
 	struct addr_location al;
 	int nr, ret = 0;
 
-	if (pfg->evsel == NULL) {
+	if (!pfg->evsel) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, evsel->evlist);
-		if (pfg->evsel == NULL) {
+		if (!pfg->evsel) {
 			pr_err("event '%s' is not in the input\n", pfg->event_name);
 			return -EINVAL;
 		}
@@ -201,7 +201,7 @@ out:
 
 static void perf_flamegraph__setup_callchain(struct evlist *evlist)
 {
-	if (evlist == NULL || evlist->core.nr_entries == 0)
+	if (!evlist || evlist->core.nr_entries == 0)
 		return;
 	callchain_param_setup(evlist__combined_sample_type(evlist),
 			      perf_env__arch(evlist->env));
@@ -242,11 +242,8 @@ static int perf_flamegraph__parse_format(struct perf_flamegraph *pfg)
 			pfg->format = FLAMEGRAPH_JSON;
 		else if (!strcmp(pfg->format_str, "folded"))
 			pfg->format = FLAMEGRAPH_FOLDED;
-		else {
-			pr_err("unknown --format '%s': use html, json or folded\n",
-			       pfg->format_str);
-			return -EINVAL;
-		}
+		else
+			goto out_unknown;
 		return 0;
 	}
 
@@ -258,6 +255,10 @@ static int perf_flamegraph__parse_format(struct perf_flamegraph *pfg)
 	else
 		pfg->format = FLAMEGRAPH_HTML;
 	return 0;
+
+out_unknown:
+	pr_err("unknown --format '%s': use html, json or folded\n", pfg->format_str);
+	return -EINVAL;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -333,7 +334,7 @@ static int perf_flamegraph__output(struct perf_flamegraph *pfg)
 	}
 	fchmod(fd, 0644 & ~umask(umask(0)));
 	fp = fdopen(fd, "w");
-	if (fp == NULL) {
+	if (!fp) {
 		err = -errno;
 		close(fd);
 		goto out_unlink;
@@ -353,7 +354,7 @@ out:
 	return err;
 }
 
-static const char *format_names[] = {
+static const char * const format_names[] = {
 	[FLAMEGRAPH_HTML]	= "html",
 	[FLAMEGRAPH_JSON]	= "json",
 	[FLAMEGRAPH_FOLDED]	= "folded",
@@ -374,7 +375,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	perf_flamegraph__setup_callchain(session->evlist);
 	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, session->evlist);
-		if (pfg->evsel == NULL) {
+		if (!pfg->evsel) {
 			pr_err("event '%s' is not in %s\n", pfg->event_name,
 			       session->data->path);
 			return -EINVAL;

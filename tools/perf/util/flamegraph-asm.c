@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/string.h>
@@ -82,18 +83,22 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 					 struct flamegraph_node *node)
 {
 	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
-	char why[256];
+	const char *why = "no symbols found";
+	char buf[256];
 
-	if (dso == NULL)
-		strlcpy(why, "addresses outside any mapping", sizeof(why));
-	else if (dso__loaded(dso) && *dso__load_errno(dso) == 0 &&
-		 dso__has_symbols(dso))
-		strlcpy(why, "no symbol covers the sampled addresses", sizeof(why));
-	else if (*dso__load_errno(dso) &&
-		 dso__strerror_load(dso, why, sizeof(why)) == 0)
-		flatten(why);
-	else
-		strlcpy(why, "no symbols found", sizeof(why));
+	if (!dso) {
+		why = "addresses outside any mapping";
+	} else if (dso__loaded(dso) && *dso__load_errno(dso) == 0 &&
+		   dso__has_symbols(dso)) {
+		why = "no symbol covers the sampled addresses";
+	} else if (*dso__load_errno(dso) &&
+		   dso__strerror_load(dso, buf, sizeof(buf)) == 0) {
+		flatten(buf);
+		why = buf;
+	} else if (!dso__has_symbols(dso) && !dso__is_kcore(dso) &&
+		   access(dso__long_name(dso), R_OK)) {
+		why = "binary not found, neither at its path nor in the build-id cache";
+	}
 	flamegraph_asm__warn(fa, node, why);
 }
 
@@ -120,7 +125,7 @@ static int flamegraph_asm__collect(struct flamegraph_asm *fa,
 		}
 		if (!hashmap__find(fa->syms, node->ms.sym, &sl)) {
 			sl = zalloc(sizeof(*sl));
-			if (sl == NULL)
+			if (!sl)
 				return -ENOMEM;
 			sl->func = node;
 			err = hashmap__add(fa->syms, node->ms.sym, sl);
@@ -133,7 +138,7 @@ static int flamegraph_asm__collect(struct flamegraph_asm *fa,
 			size_t alloc = sl->alloc ? sl->alloc * 2 : 8;
 			void *leaves = realloc(sl->leaves, alloc * sizeof(*sl->leaves));
 
-			if (leaves == NULL)
+			if (!leaves)
 				return -ENOMEM;
 			sl->leaves = leaves;
 			sl->alloc = alloc;
@@ -143,8 +148,10 @@ static int flamegraph_asm__collect(struct flamegraph_asm *fa,
 	return 0;
 }
 
-/* The last instruction starting at or before @offset, as perf annotate's
- * calc_percent() sums the samples of [offset, next offset). */
+/*
+ * The last instruction starting at or before @offset, as perf annotate's
+ * calc_percent() sums the samples of [offset, next offset).
+ */
 static struct annotation_line *
 annotation_lines__find(struct annotation_line **lines, size_t nr, s64 offset)
 {
@@ -175,7 +182,7 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 		char *label;
 
 		al = annotation_lines__find(lines, nr, leaf->addr - sym->start);
-		if (al == NULL)
+		if (!al)
 			continue;
 		text = skip_spaces(al->line);
 		leaf->objdump_addr = start + al->offset;
@@ -203,26 +210,28 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 	err = symbol__annotate(ms, fa->evsel, NULL);
 	verbose = saved_verbose;
 	if (err) {
-		char why[512];
+		const char *why = "no disassembler could read it";
+		char buf[512];
 
-		if (err == -1)
-			strlcpy(why, "no disassembler could read it", sizeof(why));
-		else
-			symbol__strerror_disassemble(ms, err, why, sizeof(why));
-		flatten(why);
+		/* -1 is what the disassemblers return for any failure. */
+		if (err != -1) {
+			symbol__strerror_disassemble(ms, err, buf, sizeof(buf));
+			flatten(buf);
+			why = buf;
+		}
 		flamegraph_asm__warn(fa, sl->func, why);
 		return 0;
 	}
 
 	list_for_each_entry(al, &notes->src->source, node) {
-		if (al->offset < 0 || al->line == NULL)
+		if (al->offset < 0 || !al->line)
 			continue;
 		if (nr == alloc) {
 			void *p;
 
 			alloc = alloc ? alloc * 2 : 64;
 			p = realloc(lines, alloc * sizeof(*lines));
-			if (p == NULL) {
+			if (!p) {
 				free(lines);
 				return -ENOMEM;
 			}

@@ -21,9 +21,11 @@ static const char flamegraph_html_css[] =
 	"#bar input { width: 24em; }\n"
 	"#match { margin-left: 8px; color: #555; }\n"
 	"#fg { display: block; width: 100%; cursor: pointer; }\n"
-	"#tip { position: fixed; display: none; background: #ffe; border: 1px solid #999; padding: 4px; pointer-events: none; white-space: pre; font-family: monospace; }\n"
+	"#tip { position: fixed; display: none; background: #ffe; border: 1px solid #999;\n"
+	"\tpadding: 4px; pointer-events: none; white-space: pre; font-family: monospace; }\n"
 	"#crumbs { color: #555; margin: 4px 0; font-family: monospace; }\n"
-	".legend span { display: inline-block; width: 10px; height: 10px; margin: 0 3px 0 10px; }\n";
+	".legend span { display: inline-block; width: 10px; height: 10px;\n"
+	"\tmargin: 0 3px 0 10px; }\n";
 
 static const char flamegraph_html_js[] =
 	"(function () {\n"
@@ -61,8 +63,8 @@ static const char flamegraph_html_js[] =
 	"\t\tif (n.k === 'unknown')\n"
 	"\t\t\treturn 'rgb(170,170,170)';\n"
 	"\t\tif (n.l === 'kernel')\n"
-	"\t\t\treturn 'rgb(230,' + (130 + v) + ',40)';\n"
-	"\t\treturn 'rgb(240,' + (70 + v * 3) + ',50)';\n"
+	"\t\t\treturn 'rgb(' + (80 + v) + ',185,' + (80 + v) + ')';\n"
+	"\t\treturn 'rgb(240,' + (70 + v * 2) + ',50)';\n"
 	"\t}\n"
 	"\tfunction draw() {\n"
 	"\t\tvar w = cv.clientWidth, rows = maxDepth + 1, a;\n"
@@ -188,14 +190,14 @@ static const char flamegraph_html_js[] =
 	"}());\n";
 
 static const char flamegraph_html_body[] =
-	"<div id=\"bar\"><input id=\"q\" type=\"search\" "
-	"placeholder=\"search: substring or /regex/\">\n"
+	"<div id=\"bar\">\n"
+	"<input id=\"q\" type=\"search\" placeholder=\"search: substring or /regex/\">\n"
 	"<button id=\"reset\">Reset zoom</button><span id=\"match\"></span>\n"
-	"<span class=\"legend\">"
-	"<span style=\"background:rgb(240,110,50)\"></span>user"
-	"<span style=\"background:rgb(230,150,40)\"></span>kernel"
-	"<span style=\"background:rgb(100,170,230)\"></span>instruction"
-	"<span style=\"background:rgb(170,170,170)\"></span>unknown"
+	"<span class=\"legend\">\n"
+	"<span style=\"background:rgb(240,110,50)\"></span>user\n"
+	"<span style=\"background:rgb(100,185,100)\"></span>kernel\n"
+	"<span style=\"background:rgb(100,170,230)\"></span>instruction\n"
+	"<span style=\"background:rgb(170,170,170)\"></span>unknown\n"
 	"</span></div>\n"
 	"<div id=\"crumbs\"></div>\n"
 	"<canvas id=\"fg\"></canvas>\n"
@@ -230,7 +232,7 @@ static void html__put_text(FILE *fp, const char *s)
 
 static void html__put_info(FILE *fp, const char *what, const char *value)
 {
-	if (value == NULL || *value == '\0')
+	if (!value || *value == '\0')
 		return;
 	fprintf(fp, "<span>%s: ", what);
 	html__put_text(fp, value);

@@ -100,7 +100,7 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	}
 
 	node = zalloc(sizeof(*node));
-	if (node == NULL)
+	if (!node)
 		return NULL;
 	node->kind = key->kind;
 	node->addr = key->addr;
@@ -108,7 +108,7 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	node->children = RB_ROOT;
 	if (key->comm) {
 		node->comm = strdup(key->comm);
-		if (node->comm == NULL) {
+		if (!node->comm) {
 			free(node);
 			return NULL;
 		}
@@ -171,7 +171,7 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 		key.addr = leaf->ms.map ? map__map_ip(leaf->ms.map, leaf->ip) : leaf->ip;
 		node = flamegraph__child(fg, node, &key, leaf);
 	}
-	if (node == NULL)
+	if (!node)
 		return -ENOMEM;
 	node->self++;
 	fg->nr_samples++;
@@ -305,15 +305,15 @@ static int flamegraph_node__finish(struct flamegraph_node *node,
 	struct rb_node *nd;
 	u32 i = 0;
 
-	if (node->label == NULL) {
+	if (!node->label) {
 		node->label = flamegraph_node__make_label(node, first);
-		if (node->label == NULL)
+		if (!node->label)
 			return -ENOMEM;
 	}
 	node->total = node->self;
 	free(node->sorted);
 	node->sorted = calloc(node->nr_children ?: 1, sizeof(*node->sorted));
-	if (node->sorted == NULL)
+	if (!node->sorted)
 		return -ENOMEM;
 
 	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {

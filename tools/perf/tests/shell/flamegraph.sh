@@ -125,6 +125,40 @@ test_annotate_perf_itself() {
 	grep -q "^perf;noploop;.* \[0x[0-9a-f]*\] [0-9]*$" "${workdir}/nop.folded"
 }
 
+test_foreign_profiles() {
+	# Profiles recorded on other machines, their binaries absent: see
+	# shared/profiles/README.md beside the repository.
+	local dir=${FLAMEGRAPH_PROFILES:-$(readlink -f "$0" | sed 's|/tools/perf/tests/shell/flamegraph.sh$||')/../shared/profiles}
+	local f ev
+
+	echo "Foreign profiles"
+	if [ ! -d "${dir}" ]; then
+		echo "no profiles in ${dir}: skipped"
+		return 0
+	fi
+	for f in "${dir}"/*.data; do
+		for ev in $(perf script -G -F event -i "$f" 2> /dev/null |
+			    sed 's/^ *//; s/: *$//' | sort -u | head -2); do
+			echo "$(basename "$f"), event ${ev}"
+			perf flamegraph -i "$f" -e "${ev}" --asm -o "${workdir}/f.json" \
+				2> "${workdir}/f.err"
+			# One warning per DSO at most.
+			test "$(grep -c '^Warning: ' "${workdir}/f.err")" -eq \
+			     "$(grep '^Warning: ' "${workdir}/f.err" | cut -d: -f2 | sort -u | wc -l)"
+			$check --data "$f" --json "${workdir}/f.json" --event "${ev}"
+		done
+	done
+}
+
+test_help() {
+	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
+	perf flamegraph -h 2>&1 | grep -q -- "--asm"
+	perf 2>&1 | grep -q "^   flamegraph "
+	if command -v man > /dev/null; then
+		MANPAGER=cat perf help flamegraph 2>&1 | grep -q -- "--disassembler-style"
+	fi
+}
+
 test_bad_input() {
 	echo "Bad input: one line, non-zero exit, nothing overwritten"
 	echo keep > "${workdir}/keep.html"
@@ -149,7 +183,8 @@ test_bad_input() {
 }
 
 for t in test_workload test_stdout_and_pipe test_missing_binary \
-	 test_system_program test_annotate_perf_itself test_bad_input; do
+	 test_system_program test_annotate_perf_itself test_foreign_profiles \
+	 test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )
