@@ -88,13 +88,14 @@ static bool frame_is_kernel(struct machine *machine, struct map *map, u64 ip)
 
 /*
  * The stack of a sample, outermost caller first.  The callchain cursor
- * lists the sampled function first: that entry is replaced by what the
- * sample IP resolves to, the instruction perf annotate attributes the
- * sample to.
+ * lists the sampled function first; when it does not start at the sample
+ * IP, that entry is replaced by what the sample IP resolves to: the
+ * instruction perf annotate attributes the sample to.
  */
 static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
 				  struct evsel *evsel, struct perf_sample *sample,
-				  struct addr_location *al, struct machine *machine)
+				  struct addr_location *al, struct machine *machine,
+				  struct flamegraph_frame *sampled)
 {
 	struct callchain_cursor *cursor = get_tls_callchain_cursor();
 	struct callchain_cursor_node *node;
@@ -121,13 +122,10 @@ static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
 			return err;
 	}
 
-	if (nr == 0)
-		nr = 1;
-	pfg->frames[0].ms.maps = thread__maps(al->thread);
-	pfg->frames[0].ms.map = al->map;
-	pfg->frames[0].ms.sym = al->sym;
-	pfg->frames[0].ip = sample->ip;
-	pfg->frames[0].kernel = frame_is_kernel(machine, al->map, sample->ip);
+	if (nr == 0 || pfg->frames[0].ip != sample->ip) {
+		pfg->frames[0] = *sampled;
+		nr = nr ?: 1;
+	}
 
 	/* Callee first to caller first. */
 	for (i = 0; i < nr / 2; i++) {
@@ -160,6 +158,7 @@ static int process_sample_event(const struct perf_tool *tool,
 				struct machine *machine)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+	struct flamegraph_frame sampled;
 	struct addr_location al;
 	int nr, ret = 0;
 
@@ -187,13 +186,19 @@ static int process_sample_event(const struct perf_tool *tool,
 		goto out;
 	}
 
-	nr = perf_flamegraph__stack(pfg, evsel, sample, &al, machine);
+	sampled.ms.maps = thread__maps(al.thread);
+	sampled.ms.map = al.map;
+	sampled.ms.sym = al.sym;
+	sampled.ip = sample->ip;
+	sampled.kernel = frame_is_kernel(machine, al.map, sample->ip);
+
+	nr = perf_flamegraph__stack(pfg, evsel, sample, &al, machine, &sampled);
 	if (nr < 0) {
 		ret = nr;
 		goto out;
 	}
 	ret = flamegraph__add(&pfg->fg, thread__comm_str(al.thread),
-			      pfg->frames, nr, pfg->asm_leaves);
+			      pfg->frames, nr, pfg->asm_leaves ? &sampled : NULL);
 out:
 	addr_location__exit(&al);
 	return ret;
@@ -261,6 +266,13 @@ out_unknown:
 	return -EINVAL;
 }
 
+static bool path_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -304,22 +316,43 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg, FILE *fp)
 	}
 }
 
+static int perf_flamegraph__write_stream(struct perf_flamegraph *pfg, FILE *fp,
+					 const char *name)
+{
+	int err = perf_flamegraph__write(pfg, fp);
+
+	if (!err && fflush(fp))
+		err = -errno;
+	if (err)
+		pr_err("failed to write the flame graph to %s: %s\n", name,
+		       strerror(-err));
+	return err;
+}
+
 /*
- * Write to a temporary file next to the output and rename it, so a failed
- * run never leaves a half-written file over the previous one.
+ * A regular file is written to a temporary file next to it and renamed,
+ * so a failed run never leaves a half-written file over the previous
+ * one.  Anything else (a pipe, /dev/null, a terminal) is written as is.
  */
 static int perf_flamegraph__output(struct perf_flamegraph *pfg)
 {
+	struct stat st;
 	char *tmp = NULL;
 	FILE *fp;
 	int fd, err;
 
-	if (!strcmp(pfg->output, "-")) {
-		err = perf_flamegraph__write(pfg, stdout);
-		if (!err && fflush(stdout))
+	if (!strcmp(pfg->output, "-"))
+		return perf_flamegraph__write_stream(pfg, stdout, "stdout");
+
+	if (stat(pfg->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fp = fopen(pfg->output, "w");
+		if (!fp) {
 			err = -errno;
-		if (err)
-			pr_err("failed to write the flame graph to stdout\n");
+			pr_err("cannot write %s: %s\n", pfg->output, strerror(errno));
+			return err;
+		}
+		err = perf_flamegraph__write_stream(pfg, fp, pfg->output);
+		fclose(fp);
 		return err;
 	}
 
@@ -332,7 +365,7 @@ static int perf_flamegraph__output(struct perf_flamegraph *pfg)
 		free(tmp);
 		return err;
 	}
-	fchmod(fd, 0644 & ~umask(umask(0)));
+	fchmod(fd, 0666 & ~umask(umask(0)));
 	fp = fdopen(fd, "w");
 	if (!fp) {
 		err = -errno;
@@ -514,6 +547,12 @@ int cmd_flamegraph(int argc, const char **argv)
 		pr_err("the output %s is the input: refusing to overwrite it\n",
 		       pfg.output);
 		ret = -EINVAL;
+		goto out;
+	}
+
+	if (strcmp(pfg.output, "-") && path_is_dir(pfg.output)) {
+		pr_err("the output %s is a directory\n", pfg.output);
+		ret = -EISDIR;
 		goto out;
 	}
 

@@ -23,7 +23,10 @@
 #include "map.h"
 #include "symbol.h"
 
-/* The instruction leaves of one sampled symbol, wherever it was called. */
+/*
+ * The instruction leaves of one sampled symbol, wherever it was called;
+ * the map and symbol of @func are the ones disassembled.
+ */
 struct flamegraph_sym_leaves {
 	struct flamegraph_node	*func;
 	struct flamegraph_node	**leaves;
@@ -119,16 +122,16 @@ static int flamegraph_asm__collect(struct flamegraph_asm *fa,
 				return err;
 			continue;
 		}
-		if (node->kind != FLAMEGRAPH_FUNC) {
-			flamegraph_asm__warn_unknown(fa, node);
+		if (!child->ms.sym) {
+			flamegraph_asm__warn_unknown(fa, child);
 			continue;
 		}
-		if (!hashmap__find(fa->syms, node->ms.sym, &sl)) {
+		if (!hashmap__find(fa->syms, child->ms.sym, &sl)) {
 			sl = zalloc(sizeof(*sl));
 			if (!sl)
 				return -ENOMEM;
-			sl->func = node;
-			err = hashmap__add(fa->syms, node->ms.sym, sl);
+			sl->func = child;
+			err = hashmap__add(fa->syms, child->ms.sym, sl);
 			if (err) {
 				free(sl);
 				return err;

@@ -150,7 +150,7 @@ static void flamegraph_frame__key(const struct flamegraph_frame *frame,
 
 int flamegraph__add(struct flamegraph *fg, const char *comm,
 		    const struct flamegraph_frame *frames, int nr_frames,
-		    bool insn)
+		    const struct flamegraph_frame *insn)
 {
 	struct flamegraph_key key = {
 		.kind = FLAMEGRAPH_COMM,
@@ -164,12 +164,11 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 		flamegraph_frame__key(&frames[i], &key);
 		node = flamegraph__child(fg, node, &key, &frames[i]);
 	}
-	if (node && insn && nr_frames > 0) {
-		const struct flamegraph_frame *leaf = &frames[nr_frames - 1];
-
+	if (node && insn) {
 		key.kind = FLAMEGRAPH_INSN;
-		key.addr = leaf->ms.map ? map__map_ip(leaf->ms.map, leaf->ip) : leaf->ip;
-		node = flamegraph__child(fg, node, &key, leaf);
+		key.dso = insn->ms.map ? map__dso(insn->ms.map) : NULL;
+		key.addr = insn->ms.map ? map__map_ip(insn->ms.map, insn->ip) : insn->ip;
+		node = flamegraph__child(fg, node, &key, insn);
 	}
 	if (!node)
 		return -ENOMEM;

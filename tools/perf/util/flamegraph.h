@@ -40,7 +40,7 @@ enum flamegraph_kind {
  * @kernel: the frame is kernel code
  * @ms: FUNC, UNKNOWN and INSN nodes: the map and symbol of the first
  *      sample that created the node (references held); @ms.sym is NULL
- *      for UNKNOWN nodes and for INSN nodes under them
+ *      for UNKNOWN nodes and for INSN nodes whose IP has no symbol
  * @addr: FUNC: the symbol start; INSN: the sampled IP; both map-relative
  *        (dso) addresses as used by struct symbol, not memory addresses
  * @objdump_addr: INSN: address of the instruction as perf annotate and
@@ -112,13 +112,16 @@ void flamegraph__exit(struct flamegraph *fg);
  * @comm: command name of the sampled thread
  * @frames: the stack, outermost caller first, sampled function last
  * @nr_frames: entries in @frames; 0 accounts the sample to @comm alone
- * @insn: also add an instruction leaf for the last frame, keyed by its IP
+ * @insn: NULL, or the sample IP and what it resolves to: add an
+ *        instruction leaf under the last frame, keyed by the map-relative
+ *        IP.  Its symbol, not the last frame's (which may be an inlined
+ *        function with --inline), is the one disassembled.
  *
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__add(struct flamegraph *fg, const char *comm,
 		    const struct flamegraph_frame *frames, int nr_frames,
-		    bool insn);
+		    const struct flamegraph_frame *insn);
 
 /**
  * flamegraph__finish - compute totals, labels and the output order

@@ -54,6 +54,11 @@ test_workload() {
 	$check --data "${workdir}/p.data" --json "${workdir}/p.json" \
 		--dso fgwork --binary "${prog}" --annotate --same-name spin \
 		--folded "${workdir}/p.folded" --html "${workdir}/p.html"
+	# Each sampled symbol is disassembled once: the two spins, mix.
+	perf flamegraph -v -i "${workdir}/p.data" --asm -o "${workdir}/v.json" \
+		2> "${workdir}/v.err"
+	test "$(grep -c 'symbol__disassemble: .*sym=spin,' "${workdir}/v.err")" -eq 2
+	test "$(grep -c 'symbol__disassemble: .*sym=mix,' "${workdir}/v.err")" -eq 1
 	# The call path of the workload is there, outermost caller first.
 	grep -q "^fgwork;.*main;work;spin (fgwork+0x[0-9a-f]*);.* \[0x[0-9a-f]*\] [0-9]*$" \
 		"${workdir}/p.folded"
@@ -179,7 +184,28 @@ test_bad_input() {
 		echo "output over the input accepted"
 		return 1
 	fi
-	perf report -i "${workdir}/p.data" --stats > /dev/null 2>&1
+	mkdir "${workdir}/dir.html"
+	if perf flamegraph -i "${workdir}/p.data" -o "${workdir}/dir.html" \
+		2> "${workdir}/bad.err"; then
+		echo "directory output accepted"
+		return 1
+	fi
+	grep -q "is a directory" "${workdir}/bad.err"
+	# Not a regular file: written in place, never replaced by a rename.
+	mkfifo "${workdir}/fifo"
+	cat "${workdir}/fifo" > "${workdir}/fifo.out" &
+	perf flamegraph -i "${workdir}/p.data" --format folded \
+		-o "${workdir}/fifo" 2> /dev/null
+	wait
+	test -p "${workdir}/fifo"
+	grep -q "^fgwork;" "${workdir}/fifo.out"
+	if perf flamegraph -i "${workdir}/p.data" --objdump /nonexistent/objdump \
+		-o "${workdir}/keep.html" 2> "${workdir}/bad.err"; then
+		echo "missing --objdump accepted"
+		return 1
+	fi
+	grep -q "^--objdump /nonexistent/objdump: No such file" "${workdir}/bad.err"
+	grep -q keep "${workdir}/keep.html"
 }
 
 for t in test_workload test_stdout_and_pipe test_missing_binary \
