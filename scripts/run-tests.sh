@@ -13,6 +13,7 @@ srcdir=$2
 # the hists tests that build fake samples.
 tests=(
 	"perf flamegraph"
+	"Flame graph tree and writers"
 	"perf annotate basic tests"
 	"perftool-testsuite_report"
 	"perf script tests"

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the flame-graph tree and its writers with fake samples on the
+ * fake machine of hists_common.c: keys, labels of functions sharing a
+ * name, unknown frames, instruction leaves and the escaping of hostile
+ * symbol names in JSON and folded output.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+
+#include "util/debug.h"
+#include "util/flamegraph.h"
+#include "util/machine.h"
+#include "util/map.h"
+#include "util/symbol.h"
+#include "util/thread.h"
+#include "tests/tests.h"
+#include "tests/hists_common.h"
+
+#define NO_SYM_IP	(FAKE_MAP_PERF + 16)
+
+struct fake_frame {
+	u64	ip;
+	bool	kernel;
+};
+
+/* Resolve @ip in @thread as a sample would; references stay in @al. */
+static void resolve(struct thread *thread, const struct fake_frame *ff,
+		    struct addr_location *al, struct flamegraph_frame *frame)
+{
+	/* The fake machine maps [kernel] in each thread, as user space. */
+	thread__find_symbol(thread, PERF_RECORD_MISC_USER, ff->ip, al);
+	frame->ms.maps = thread__maps(thread);
+	frame->ms.map = al->map;
+	frame->ms.sym = al->sym;
+	frame->ip = ff->ip;
+	frame->kernel = ff->kernel;
+}
+
+/* Add a sample: @ffs outermost first, the last one is the sample IP. */
+static int add_sample(struct flamegraph *fg, struct machine *machine,
+		      pid_t pid, const struct fake_frame *ffs, int nr, bool insn,
+		      struct symbol *sym_override)
+{
+	struct thread *thread = machine__findnew_thread(machine, pid, pid);
+	struct flamegraph_frame frames[8];
+	struct addr_location al[8];
+	int i, err;
+
+	for (i = 0; i < nr; i++) {
+		addr_location__init(&al[i]);
+		resolve(thread, &ffs[i], &al[i], &frames[i]);
+	}
+	if (sym_override)
+		frames[nr - 1].ms.sym = sym_override;
+	err = flamegraph__add(fg, thread__comm_str(thread), frames, nr,
+			      insn ? &frames[nr - 1] : NULL);
+	for (i = 0; i < nr; i++)
+		addr_location__exit(&al[i]);
+	thread__put(thread);
+	return err;
+}
+
+static char *write_to_string(struct flamegraph *fg, enum flamegraph_format fmt)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+	int err;
+
+	if (!fp)
+		return NULL;
+	if (fmt == FLAMEGRAPH_FOLDED)
+		err = flamegraph__write_folded(fg, fp);
+	else
+		err = flamegraph__write_json(fg, fp, fmt == FLAMEGRAPH_HTML);
+	fclose(fp);
+	if (err)
+		zfree(&buf);
+	return buf;
+}
+
+/* Is there a leaf with these keys, in the order the JSON writer uses? */
+static bool json_has_leaf(const char *json, const char *n, const char *l,
+			  int v, const char *k, const char *d, const char *a)
+{
+	char node[256];
+
+	snprintf(node, sizeof(node),
+		 "{\"n\":\"%s\",\"l\":\"%s\",\"v\":%d,\"k\":\"%s\",\"d\":\"%s\",\"a\":\"%s\",\"c\":[]}",
+		 n, l, v, k, d, a);
+	return strstr(json, node);
+}
+
+static const struct fake_frame record[] = {
+	{ FAKE_IP_PERF_MAIN, false }, { FAKE_IP_PERF_RUN_COMMAND, false },
+	{ FAKE_IP_PERF_CMD_RECORD + 4, false },
+};
+
+static const struct fake_frame record_other_ip[] = {
+	{ FAKE_IP_PERF_MAIN, false }, { FAKE_IP_PERF_RUN_COMMAND, false },
+	{ FAKE_IP_PERF_CMD_RECORD + 8, false },
+};
+
+static const struct fake_frame bash_malloc[] = {
+	{ FAKE_IP_BASH_MAIN, false }, { FAKE_IP_BASH_XMALLOC, false },
+	{ FAKE_IP_LIBC_MALLOC, false },
+};
+
+static const struct fake_frame perf_syscall[] = {
+	{ FAKE_IP_PERF_MAIN, false }, { FAKE_IP_KERNEL_SYS_PERF_EVENT_OPEN, true },
+};
+
+static const struct fake_frame perf_no_sym[] = {
+	{ FAKE_IP_PERF_MAIN, false }, { NO_SYM_IP, false },
+};
+
+/*
+ * Comms, then functions by label, then unknown frames; both mains are
+ * qualified because two functions (in perf and bash) share the name.
+ */
+static const char expected_folded[] =
+	"bash;main (bash+0x2bc);xmalloc;malloc 1\n"
+	"perf;main (perf+0x2bc);evil:name </script>\xad 1\n"
+	"perf;main (perf+0x2bc);run_command;cmd_record;[0x388] 2\n"
+	"perf;main (perf+0x2bc);run_command;cmd_record;[0x38c] 1\n"
+	"perf;main (perf+0x2bc);sys_perf_event_open 1\n"
+	"perf;main (perf+0x2bc);[unknown];[0x10] 1\n";
+
+static int test__flamegraph(struct test_suite *test __maybe_unused,
+			    int subtest __maybe_unused)
+{
+	struct symbol *evil = symbol__new(FAKE_SYM_OFFSET2 + 50, 10, STB_LOCAL,
+					  STT_FUNC, "evil;name\n</script>\xad");
+	struct machines machines;
+	struct machine *machine;
+	struct flamegraph fg;
+	char *json = NULL, *html = NULL, *folded = NULL;
+	int err = TEST_FAIL;
+
+	TEST_ASSERT_VAL("No memory", evil);
+	machines__init(&machines);
+	machine = setup_fake_machine(&machines);
+	if (!machine)
+		goto out;
+
+	flamegraph__init(&fg);
+	if (add_sample(&fg, machine, FAKE_PID_PERF1, record, 3, true, NULL) ||
+	    /* Another process of the same comm: the same frames. */
+	    add_sample(&fg, machine, FAKE_PID_PERF2, record, 3, true, NULL) ||
+	    add_sample(&fg, machine, FAKE_PID_PERF1, record_other_ip, 3, true, NULL) ||
+	    add_sample(&fg, machine, FAKE_PID_BASH, bash_malloc, 3, false, NULL) ||
+	    add_sample(&fg, machine, FAKE_PID_PERF1, perf_syscall, 2, false, NULL) ||
+	    add_sample(&fg, machine, FAKE_PID_PERF1, perf_no_sym, 2, true, NULL) ||
+	    add_sample(&fg, machine, FAKE_PID_PERF1, perf_no_sym, 2, false, evil))
+		goto out_fg;
+	TEST_ASSERT_VAL("finish", flamegraph__finish(&fg) == 0);
+
+	TEST_ASSERT_VAL("samples", fg.nr_samples == 7 && fg.root.total == 7);
+	/*
+	 * all, 2 comms, 2 mains, run_command, cmd_record, 2 insns, xmalloc,
+	 * malloc, sys_perf_event_open, [unknown], its insn, evil
+	 */
+	TEST_ASSERT_VAL("nodes", fg.nr_nodes == 15);
+	TEST_ASSERT_VAL("insns", fg.nr_insns == 3);
+
+	folded = write_to_string(&fg, FLAMEGRAPH_FOLDED);
+	TEST_ASSERT_VAL("folded", folded);
+	if (strcmp(folded, expected_folded)) {
+		pr_debug("folded output:\n%s\nexpected:\n%s\n", folded, expected_folded);
+		goto out_fg;
+	}
+
+	json = write_to_string(&fg, FLAMEGRAPH_JSON);
+	TEST_ASSERT_VAL("json", json);
+	TEST_ASSERT_VAL("root",
+			strstarts(json, "{\"n\":\"all\",\"l\":\"\",\"v\":0,\"k\":\"root\","));
+	TEST_ASSERT_VAL("hostile name in JSON",
+			strstr(json, "\"n\":\"evil;name\\n</script>\\ufffd\""));
+	TEST_ASSERT_VAL("kernel frame",
+			json_has_leaf(json, "sys_perf_event_open", "kernel", 1, "func",
+				      "[kernel]", "0x384"));
+	TEST_ASSERT_VAL("insn leaf",
+			json_has_leaf(json, "[0x388]", "", 2, "insn", "perf", "0x388"));
+
+	html = write_to_string(&fg, FLAMEGRAPH_HTML);
+	TEST_ASSERT_VAL("html-safe json", html);
+	TEST_ASSERT_VAL("no markup in html-safe JSON",
+			!strchr(html, '<') && !strchr(html, '>') && !strchr(html, '&'));
+	TEST_ASSERT_VAL("escaped hostile name",
+			strstr(html, "\"n\":\"evil;name\\n\\u003c/script\\u003e\\ufffd\""));
+	err = TEST_OK;
+out_fg:
+	flamegraph__exit(&fg);
+out:
+	free(json);
+	free(html);
+	free(folded);
+	symbol__delete(evil);
+	machines__exit(&machines);
+	return err;
+}
+
+DEFINE_SUITE("Flame graph tree and writers", flamegraph);
