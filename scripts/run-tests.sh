@@ -14,6 +14,7 @@ srcdir=$2
 tests=(
 	"perf flamegraph"
 	"Flame graph tree and writers"
+	"Precise callchains agree with the sample IP"
 	"perf annotate basic tests"
 	"perftool-testsuite_report"
 	"perf script tests"
