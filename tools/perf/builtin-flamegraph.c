@@ -31,6 +31,7 @@
 #include "util/util.h"
 
 #include <subcmd/parse-options.h>
+#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
@@ -50,6 +51,8 @@ struct perf_flamegraph {
 	const char		*output;
 	const char		*format_str;
 	const char		*event_name;
+	const char		*cpu_list;
+	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
 	enum flamegraph_format	format;
 	struct evsel		*evsel;
 	bool			asm_leaves;
@@ -171,6 +174,11 @@ static int process_sample_event(const struct perf_tool *tool,
 	}
 	if (evsel != pfg->evsel) {
 		pfg->nr_other_event++;
+		return 0;
+	}
+
+	if (pfg->cpu_list && !test_bit(sample->cpu, pfg->cpu_bitmap)) {
+		pfg->nr_filtered++;
 		return 0;
 	}
 
@@ -405,6 +413,12 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 			return err;
 	}
 
+	if (pfg->cpu_list) {
+		err = perf_session__cpu_bitmap(session, pfg->cpu_list, pfg->cpu_bitmap);
+		if (err)
+			return err;
+	}
+
 	perf_flamegraph__setup_callchain(session->evlist);
 	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, session->evlist);
@@ -420,8 +434,14 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		pr_err("failed to process the events of %s\n", session->data->path);
 		return err;
 	}
-	if (pfg->fg.nr_samples == 0)
-		pr_warning("Warning: no samples to show in %s\n", session->data->path);
+	/* An empty flame graph is never what the user asked for. */
+	if (pfg->fg.nr_samples == 0) {
+		pr_err("no samples of '%s' to show in %s (%" PRIu64 " filtered, %"
+		       PRIu64 " unresolved)\n",
+		       pfg->evsel ? evsel__name(pfg->evsel) : "any event",
+		       session->data->path, pfg->nr_filtered, pfg->nr_unresolved);
+		return -ENODATA;
+	}
 
 	if (pfg->asm_leaves && pfg->evsel) {
 		err = flamegraph__annotate(&pfg->fg, pfg->evsel);
@@ -479,6 +499,18 @@ int cmd_flamegraph(int argc, const char **argv)
 		   "event whose samples to show (default: the first)"),
 	OPT_INTEGER(0, "max-stack", &pfg.max_stack,
 		    "maximum number of callchain entries to use"),
+	OPT_STRING('c', "comms", &symbol_conf.comm_list_str, "comm[,comm...]",
+		   "only consider samples of these comms"),
+	OPT_STRING(0, "pid", &symbol_conf.pid_list_str, "pid[,pid...]",
+		   "only consider samples of these pids"),
+	OPT_STRING(0, "tid", &symbol_conf.tid_list_str, "tid[,tid...]",
+		   "only consider samples of these tids"),
+	OPT_STRING('d', "dsos", &symbol_conf.dso_list_str, "dso[,dso...]",
+		   "only consider samples in these dsos"),
+	OPT_STRING('S', "symbols", &symbol_conf.sym_list_str, "symbol[,symbol...]",
+		   "only consider samples in these symbols"),
+	OPT_STRING('C', "cpu", &pfg.cpu_list, "cpu",
+		   "list of cpus to profile"),
 	OPT_INCR('v', "verbose", &verbose,
 		 "be more verbose (show symbol address, etc)"),
 	OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),

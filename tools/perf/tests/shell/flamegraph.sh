@@ -157,6 +157,47 @@ test_foreign_profiles() {
 	done
 }
 
+test_filters() {
+	echo "Filters: --comms, -S, --pid; filtered samples in the summary"
+	perf flamegraph -i "${workdir}/p.data" -o "${workdir}/all.json" 2> /dev/null
+	perf flamegraph -i "${workdir}/p.data" -S mix -o "${workdir}/mix.json" \
+		2> "${workdir}/mix.err"
+	# mix calls nothing: its samples are those of the mix frames.
+	python3 - "${workdir}/all.json" "${workdir}/mix.json" "${workdir}/mix.err" <<'PY'
+import json, re, sys
+def walk(n):
+    yield n
+    for c in n["c"]:
+        yield from walk(c)
+def total(n):
+    return n["v"] + sum(total(c) for c in n["c"])
+full = json.load(open(sys.argv[1]))
+mix = json.load(open(sys.argv[2]))
+want = sum(total(n) for n in walk(full) if n["n"] == "mix")
+got = total(mix)
+names = {n["n"] for n in walk(mix) if n["k"] == "func" and not n["c"]}
+m = re.search(r"(\d+) samples of 'cpu-clock' \((\d+) filtered", open(sys.argv[3]).read())
+assert want > 0 and got == want, (got, want)
+assert names == {"mix"}, names
+assert m and int(m.group(1)) == got and int(m.group(2)) == total(full) - got, m
+print(f"-S mix: {got} samples, {total(full) - got} filtered, as in the full graph")
+PY
+	pid=$(perf script -i "${workdir}/p.data" -F pid 2> /dev/null | sort | uniq -c |
+	      sort -n | tail -1 | awk '{print $2}')
+	perf flamegraph -i "${workdir}/p.data" --pid "${pid}" -o "${workdir}/pid.json" 2> /dev/null
+	want=$(perf script -i "${workdir}/p.data" -F pid 2> /dev/null | awk -v p="${pid}" '$1 == p' | wc -l)
+	python3 -c "import json, sys
+def total(n): return n['v'] + sum(total(c) for c in n['c'])
+assert total(json.load(open(sys.argv[1]))) == int(sys.argv[2])" "${workdir}/pid.json" "${want}"
+	if perf flamegraph -i "${workdir}/p.data" --comms nothere \
+		-o "${workdir}/none.json" 2> "${workdir}/none.err"; then
+		echo "an empty flame graph and exit 0"
+		return 1
+	fi
+	grep -q "no samples of 'cpu-clock' to show" "${workdir}/none.err"
+	test ! -e "${workdir}/none.json"
+}
+
 test_help() {
 	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
 	perf flamegraph -h 2>&1 | grep -q -- "--asm"
@@ -212,7 +253,7 @@ test_bad_input() {
 
 for t in test_workload test_stdout_and_pipe test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_help test_bad_input; do
+	 test_filters test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )
