@@ -157,6 +157,26 @@ test_foreign_profiles() {
 	done
 }
 
+test_jit_perf_map() {
+	echo "JIT code named by /tmp/perf-PID.map: frames named, address leaves"
+	if [ "$(uname -m)" != x86_64 ]; then
+		echo "not x86_64: skipped"
+		return 0
+	fi
+	cc -O1 -g -o "${workdir}/jit" "${shelldir}/lib/flamegraph_jit.c"
+	perf record -q -e cpu-clock -g -o "${workdir}/jit.data" \
+		"${workdir}/jit" 20 2> /dev/null
+	perf flamegraph -i "${workdir}/jit.data" --asm \
+		-o "${workdir}/jit.folded" 2> "${workdir}/jit.err"
+	rm -f "$(grep -o '/tmp/perf-[0-9]*\.map' "${workdir}/jit.err" | head -1)"
+	grep -q ";jitted_loop;\[0x[0-9a-f]*\] [0-9]*$" "${workdir}/jit.folded"
+	if grep -q ";jitted_loop;[^[]" "${workdir}/jit.folded"; then
+		echo "instruction text for JIT code without an image"
+		return 1
+	fi
+	test "$(grep -c 'perf-[0-9]*\.map: JIT code named by a perf map' "${workdir}/jit.err")" -eq 1
+}
+
 test_filters() {
 	echo "Filters: --comms, -S, --pid; filtered samples in the summary"
 	perf flamegraph -i "${workdir}/p.data" -o "${workdir}/all.json" 2> /dev/null
@@ -253,7 +273,7 @@ test_bad_input() {
 
 for t in test_workload test_stdout_and_pipe test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_filters test_help test_bad_input; do
+	 test_jit_perf_map test_filters test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )
