@@ -218,8 +218,7 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 
 		/* -1 is what the disassemblers return for any failure. */
 		if (dso__symtab_type(map__dso(ms->map)) == DSO_BINARY_TYPE__JAVA_JIT) {
-			why = "JIT code named by a perf map has no image to disassemble "
-			      "(record a jitdump and use perf inject --jit for one)";
+			why = "JIT code named by a perf map has no image to disassemble";
 		} else if (err != -1) {
 			symbol__strerror_disassemble(ms, err, buf, sizeof(buf));
 			flatten(buf);

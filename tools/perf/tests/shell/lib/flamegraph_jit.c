@@ -20,7 +20,7 @@ static const unsigned char loop[] = {
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 200;
-	void (*jitted)(unsigned long);
+	void (*jitted)(unsigned long count);
 	char path[64];
 	FILE *map;
 	void *mem;
@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	fprintf(map, "%lx %zx jitted_loop\n", (unsigned long)mem, sizeof(loop));
 	fclose(map);
 
-	jitted = (void (*)(unsigned long))mem;
+	jitted = (void (*)(unsigned long count))mem;
 	while (n--)
 		jitted(10000000);
 	return 0;
