@@ -62,6 +62,7 @@ struct perf_flamegraph {
 	u64			nr_filtered;
 	u64			nr_unresolved;
 	u64			nr_other_event;
+	u64			nr_kernel_unmapped;
 };
 
 static int perf_flamegraph__frames_grow(struct perf_flamegraph *pfg, int nr)
@@ -205,6 +206,8 @@ static int process_sample_event(const struct perf_tool *tool,
 		ret = nr;
 		goto out;
 	}
+	if (sampled.kernel && !sampled.ms.map)
+		pfg->nr_kernel_unmapped++;
 	ret = flamegraph__add(&pfg->fg, thread__comm_str(al.thread),
 			      pfg->frames, nr, pfg->asm_leaves ? &sampled : NULL);
 out:
@@ -441,6 +444,16 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		       pfg->evsel ? evsel__name(pfg->evsel) : "any event",
 		       session->data->path, pfg->nr_filtered, pfg->nr_unresolved);
 		return -ENODATA;
+	}
+
+	/*
+	 * perf record finds no kernel map when /proc/kallsyms hides the
+	 * kernel's addresses (kernel.kptr_restrict): say why kernel frames
+	 * have no names.
+	 */
+	if (pfg->nr_kernel_unmapped) {
+		pr_warning("Warning: %" PRIu64 " kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
+			   pfg->nr_kernel_unmapped);
 	}
 
 	if (pfg->asm_leaves && pfg->evsel) {

@@ -73,13 +73,16 @@ static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 				 const char *why)
 {
 	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
+	/* Once per DSO; addresses outside any map once for user, kernel. */
+	long key = dso ? (long)dso : node->kernel;
 
-	if (hashmap__find(fa->warned, dso, NULL))
+	if (hashmap__find(fa->warned, key, NULL))
 		return;
-	if (hashmap__add(fa->warned, dso, 1))
+	if (hashmap__add(fa->warned, key, 1))
 		return;
 	pr_warning("Warning: %s: %s; its instruction leaves show addresses only\n",
-		   dso ? dso__long_name(dso) : "[unknown]", why);
+		   dso ? dso__long_name(dso) : node->kernel ? "[kernel]" : "[unknown]",
+		   why);
 }
 
 static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
@@ -89,7 +92,9 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 	const char *why = "no symbols found";
 	char buf[256];
 
-	if (!dso) {
+	if (!dso && node->kernel) {
+		why = "no kernel map in the recording";
+	} else if (!dso) {
 		why = "addresses outside any mapping";
 	} else if (dso__loaded(dso) && *dso__load_errno(dso) == 0 &&
 		   dso__has_symbols(dso)) {

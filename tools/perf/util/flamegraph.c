@@ -56,6 +56,7 @@ struct flamegraph_key {
 	const struct dso	*dso;
 	u64			addr;
 	const char		*comm;
+	bool			kernel;
 };
 
 static const struct dso *flamegraph_node__dso(const struct flamegraph_node *node)
@@ -74,6 +75,9 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 		return strcmp(key->comm, node->comm);
 	if (key->dso != dso)
 		return key->dso < dso ? -1 : 1;
+	/* Addresses outside any map: kernel and user ones stay apart. */
+	if (key->kernel != node->kernel)
+		return key->kernel ? 1 : -1;
 	if (key->addr != node->addr)
 		return key->addr < node->addr ? -1 : 1;
 	return 0;
@@ -139,6 +143,7 @@ static void flamegraph_frame__key(const struct flamegraph_frame *frame,
 
 	key->dso = map ? map__dso(map) : NULL;
 	key->comm = NULL;
+	key->kernel = frame->kernel;
 	if (frame->ms.sym) {
 		key->kind = FLAMEGRAPH_FUNC;
 		key->addr = frame->ms.sym->start;
@@ -166,6 +171,7 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 	}
 	if (node && insn) {
 		key.kind = FLAMEGRAPH_INSN;
+		key.kernel = insn->kernel;
 		key.dso = insn->ms.map ? map__dso(insn->ms.map) : NULL;
 		key.addr = insn->ms.map ? map__map_ip(insn->ms.map, insn->ip) : insn->ip;
 		node = flamegraph__child(fg, node, &key, insn);

@@ -177,6 +177,33 @@ test_jit_perf_map() {
 	test "$(grep -c 'perf-[0-9]*\.map: JIT code named by a perf map' "${workdir}/jit.err")" -eq 1
 }
 
+test_kptr_restrict() {
+	echo "Kernel samples recorded with kernel.kptr_restrict=2"
+	local knob=/proc/sys/kernel/kptr_restrict old
+	if [ "$(id -u)" != 0 ] || [ ! -w "${knob}" ]; then
+		echo "cannot set kernel.kptr_restrict: skipped"
+		return 0
+	fi
+	old=$(cat "${knob}")
+	echo 2 > "${knob}"
+	# dd with one-byte blocks spends its time in system calls.
+	perf record -q -e cpu-clock -g -o "${workdir}/kptr.data" \
+		dd if=/dev/zero of=/dev/null bs=1 count=500000 2> /dev/null || true
+	echo "${old}" > "${knob}"
+	perf flamegraph -i "${workdir}/kptr.data" --asm -o "${workdir}/kptr.json" \
+		2> "${workdir}/kptr.err"
+	grep -q "kernel samples have no kernel map, so no names; was kernel.kptr_restrict set" "${workdir}/kptr.err"
+	# The kernel frames stay kernel frames.
+	python3 -c "import json, sys
+def walk(n):
+	yield n
+	for c in n['c']:
+		yield from walk(c)
+nodes = [n for n in walk(json.load(open(sys.argv[1]))) if n['k'] in ('unknown', 'insn')
+	 and n['n'].startswith('[0xffff')]
+assert nodes and all(n['l'] == 'kernel' for n in nodes), nodes" "${workdir}/kptr.json"
+}
+
 test_filters() {
 	echo "Filters: --comms, -S, --pid; filtered samples in the summary"
 	perf flamegraph -i "${workdir}/p.data" -o "${workdir}/all.json" 2> /dev/null
@@ -273,7 +300,7 @@ test_bad_input() {
 
 for t in test_workload test_stdout_and_pipe test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_jit_perf_map test_filters test_help test_bad_input; do
+	 test_jit_perf_map test_kptr_restrict test_filters test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )
