@@ -74,6 +74,24 @@ test_stdout_and_pipe() {
 	grep -q '"k":"insn"' "${workdir}/pipe.json"
 }
 
+test_rebuilt_binary() {
+	echo "Binary rebuilt after recording: instructions from the build-id cache"
+	local src="${shelldir}/lib/flamegraph"
+
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "${workdir}/rebuilt" "${src}"/*.c
+	cp "${workdir}/rebuilt" "${workdir}/rebuilt.orig"
+	perf record -q -e cpu-clock -g -o "${workdir}/rebuilt.data" \
+		"${workdir}/rebuilt" 30 2> /dev/null
+	# Other code at the same path: -O2 moves and rewrites every function.
+	cc -O2 -g -o "${workdir}/rebuilt" "${src}"/*.c
+	perf flamegraph -i "${workdir}/rebuilt.data" --asm \
+		-o "${workdir}/rebuilt.json" 2> /dev/null
+	$check --data "${workdir}/rebuilt.data" --json "${workdir}/rebuilt.json" \
+		--dso rebuilt --binary "${workdir}/rebuilt.orig" --annotate \
+		--objdump-binary "${workdir}/rebuilt.orig"
+}
+
 test_missing_binary() {
 	echo "Missing binary: address leaves, one warning, exit 0"
 	# A build-id of its own, or the cache would still have it.
@@ -298,7 +316,7 @@ test_bad_input() {
 	grep -q keep "${workdir}/keep.html"
 }
 
-for t in test_workload test_stdout_and_pipe test_missing_binary \
+for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_jit_perf_map test_kptr_restrict test_filters test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.

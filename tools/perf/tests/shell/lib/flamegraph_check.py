@@ -84,6 +84,37 @@ def nm_ranges(binary):
     return ranges
 
 
+def objdump_insns(binary):
+    """objdump address -> mnemonic, from objdump -d of @binary."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary],
+                         capture_output=True, text=True, check=True)
+    insns = {}
+    for line in out.stdout.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
+        if m:
+            insns[int(m.group(1), 16)] = m.group(2)
+    return insns
+
+
+def check_objdump(args, tree):
+    """The leaves are instructions of @binary: same addresses, mnemonics."""
+    insns = objdump_insns(args.objdump_binary)
+    nr = 0
+    for parent, leaf in insn_leaves(tree, args.dso):
+        if parent.get("k") != "func":
+            continue
+        addr = int(leaf["a"], 16)
+        mnemonic = leaf["n"].split()[0]
+        # capstone says movq where objdump says mov: compare the stem.
+        if addr not in insns or not mnemonic.startswith(insns[addr].rstrip("lqwb")):
+            fail(f"{leaf['n']!r} is not objdump's {insns.get(addr)!r} at {addr:#x} "
+                 f"in {args.objdump_binary}")
+        nr += 1
+    if nr == 0:
+        fail("no instruction leaves to compare with objdump")
+    print(f"{nr} instruction leaves are instructions of {args.objdump_binary}")
+
+
 def insn_leaves(tree, dso):
     for path, node in walk(tree):
         if node.get("k") == "insn" and node.get("d") == dso:
@@ -191,6 +222,7 @@ def main():
     ap.add_argument("--html")
     ap.add_argument("--event")
     ap.add_argument("--annotate", action="store_true")
+    ap.add_argument("--objdump-binary")
     args = ap.parse_args()
 
     with open(args.json, encoding="utf-8") as f:
@@ -208,6 +240,8 @@ def main():
         check_annotate(args, tree)
     if args.binary:
         check_ranges(args, tree)
+    if args.objdump_binary:
+        check_objdump(args, tree)
     if args.same_name:
         check_same_name(args, tree)
     if args.folded:
