@@ -27,6 +27,7 @@
 #include "util/strbuf.h"
 #include "util/symbol.h"
 #include "util/thread.h"
+#include "util/time-utils.h"
 #include "util/tool.h"
 #include "util/util.h"
 
@@ -53,6 +54,10 @@ struct perf_flamegraph {
 	const char		*event_name;
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
+	const char		*time_str;
+	struct perf_time_interval *ptime_range;
+	int			range_size;
+	int			range_num;
 	enum flamegraph_format	format;
 	struct evsel		*evsel;
 	bool			asm_leaves;
@@ -178,7 +183,9 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	}
 
-	if (pfg->cpu_list && !test_bit(sample->cpu, pfg->cpu_bitmap)) {
+	if ((pfg->cpu_list && !test_bit(sample->cpu, pfg->cpu_bitmap)) ||
+	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num,
+					  sample->time)) {
 		pfg->nr_filtered++;
 		return 0;
 	}
@@ -421,6 +428,14 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		if (err)
 			return err;
 	}
+	if (pfg->time_str) {
+		err = perf_time__parse_for_ranges(pfg->time_str, session,
+						  &pfg->ptime_range,
+						  &pfg->range_size,
+						  &pfg->range_num);
+		if (err < 0)
+			return err;
+	}
 
 	perf_flamegraph__setup_callchain(session->evlist);
 	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
@@ -524,6 +539,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		   "only consider samples in these symbols"),
 	OPT_STRING('C', "cpu", &pfg.cpu_list, "cpu",
 		   "list of cpus to profile"),
+	OPT_STRING(0, "time", &pfg.time_str, "str",
+		   "Time span of interest (start,stop), as in perf report"),
 	OPT_INCR('v', "verbose", &verbose,
 		 "be more verbose (show symbol address, etc)"),
 	OPT_BOOLEAN('q', "quiet", &quiet, "do not show any warnings or messages"),
@@ -644,6 +661,7 @@ out_delete:
 out_fg:
 	flamegraph__exit(&pfg.fg);
 	free(pfg.frames);
+	zfree(&pfg.ptime_range);
 out:
 	annotation_options__exit();
 	return ret;

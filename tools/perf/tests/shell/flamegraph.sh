@@ -223,7 +223,7 @@ assert nodes and all(n['l'] == 'kernel' for n in nodes), nodes" "${workdir}/kptr
 }
 
 test_filters() {
-	echo "Filters: --comms, -S, --pid; filtered samples in the summary"
+	echo "Filters: --comms, -S, --pid, --time; filtered samples in the summary"
 	perf flamegraph -i "${workdir}/p.data" -o "${workdir}/all.json" 2> /dev/null
 	perf flamegraph -i "${workdir}/p.data" -S mix -o "${workdir}/mix.json" \
 		2> "${workdir}/mix.err"
@@ -254,6 +254,20 @@ PY
 	python3 -c "import json, sys
 def total(n): return n['v'] + sum(total(c) for c in n['c'])
 assert total(json.load(open(sys.argv[1]))) == int(sys.argv[2])" "${workdir}/pid.json" "${want}"
+	# --time: the halves add up, each as perf script counts it.
+	local half sum=0
+	for half in 50%/1 50%/2; do
+		perf flamegraph -i "${workdir}/p.data" --time "${half}" \
+			-o "${workdir}/half.json" 2> /dev/null
+		want=$(perf script -i "${workdir}/p.data" --time "${half}" -G -F comm \
+		       2> /dev/null | wc -l)
+		got=$(python3 -c "import json, sys
+def total(n): return n['v'] + sum(total(c) for c in n['c'])
+print(total(json.load(open(sys.argv[1]))))" "${workdir}/half.json")
+		test "${got}" -eq "${want}"
+		sum=$((sum + got))
+	done
+	test "${sum}" -eq "$(perf script -i "${workdir}/p.data" -G -F comm 2> /dev/null | wc -l)"
 	if perf flamegraph -i "${workdir}/p.data" --comms nothere \
 		-o "${workdir}/none.json" 2> "${workdir}/none.err"; then
 		echo "an empty flame graph and exit 0"
