@@ -328,6 +328,33 @@ test_bad_input() {
 	fi
 	grep -q "^--objdump /nonexistent/objdump: No such file" "${workdir}/bad.err"
 	grep -q keep "${workdir}/keep.html"
+
+	# Empty, truncated, and cut short (data size never written, as when
+	# perf record is killed): an error, and the old output stays.
+	: > "${workdir}/empty.data"
+	head -c 5000 "${workdir}/p.data" > "${workdir}/trunc.data"
+	cp "${workdir}/p.data" "${workdir}/killed.data"
+	dd if=/dev/zero of="${workdir}/killed.data" bs=1 seek=48 count=8 \
+		conv=notrunc 2> /dev/null
+	for f in empty trunc killed; do
+		if perf flamegraph -i "${workdir}/${f}.data" -o "${workdir}/keep.html" \
+			2> "${workdir}/bad.err"; then
+			echo "${f}.data accepted"
+			return 1
+		fi
+		grep -q keep "${workdir}/keep.html"
+		test -s "${workdir}/bad.err"
+	done
+	grep -q "data size field is 0" "${workdir}/bad.err"
+	for opt in "-e nosuch" "--time bogus"; do
+		# shellcheck disable=SC2086
+		if perf flamegraph -i "${workdir}/p.data" $opt \
+			-o "${workdir}/keep.html" 2> /dev/null; then
+			echo "$opt accepted"
+			return 1
+		fi
+	done
+	grep -q keep "${workdir}/keep.html"
 }
 
 for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_missing_binary \
