@@ -96,10 +96,10 @@ static bool frame_is_kernel(struct machine *machine, struct map *map, u64 ip)
 }
 
 /*
- * The stack of a sample, outermost caller first.  The callchain cursor
- * lists the sampled function first; when it does not start at the sample
- * IP, that entry is replaced by what the sample IP resolves to: the
- * instruction perf annotate attributes the sample to.
+ * The stack of a sample, outermost caller first, as perf resolves its
+ * callchain (which, for precise events, agrees with the sample IP: see
+ * util/callchain-precise.c).  Without a callchain the stack is the
+ * sampled function alone.
  */
 static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
 				  struct evsel *evsel, struct perf_sample *sample,
@@ -131,10 +131,8 @@ static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
 			return err;
 	}
 
-	if (nr == 0 || pfg->frames[0].ip != sample->ip) {
-		pfg->frames[0] = *sampled;
-		nr = nr ?: 1;
-	}
+	if (nr == 0)
+		pfg->frames[nr++] = *sampled;
 
 	/* Callee first to caller first. */
 	for (i = 0; i < nr / 2; i++) {
