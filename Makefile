@@ -7,6 +7,8 @@
 #                      perf into build/perf
 #   make check         build, then run our tests and the closest upstream
 #                      perf tests; the last line is "N passed, N failed"
+#   make asan          build/asan/perf with AddressSanitizer and UBSan, and
+#                      run perf flamegraph under it on the test inputs
 #   make clean         remove perf's objects (keeps the extracted base)
 #   make distclean     remove build/ (the downloaded .deb stays cached)
 #
@@ -32,7 +34,7 @@ SERIES	:= patches/series $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps check clean distclean FORCE
+.PHONY: all deps check asan clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
 	@mkdir -p $(B)
@@ -68,8 +70,20 @@ $(MAN): tools/perf/Documentation/perf-flamegraph.txt $(SRC)/.applied
 check: $(PERF) $(MAN)
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
 
+# The same perf, with sanitizers; warnings are not errors there, as gcc's
+# -fsanitize changes what -Wformat-truncation sees.
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -g
+
+asan: $(SRC)/.applied
+	@scripts/assemble.sh $(BASE) $(SRC)
+	@mkdir -p $(B)/asan
+	@$(MAKE) -s -C $(SRC)/tools/perf -j$(JOBS) \
+		$(subst O=$(OBJ),O=$(CURDIR)/$(B)/asan,$(PERF_MAKEFLAGS)) WERROR=0 \
+		EXTRA_CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)"
+	@scripts/check-asan.sh $(B)/asan/perf
+
 clean:
-	rm -rf $(OBJ) $(PERF)
+	rm -rf $(OBJ) $(PERF) $(B)/asan
 
 distclean:
 	rm -rf $(B)
