@@ -21,6 +21,7 @@
 #include "util/header.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
+#include "util/flamegraph-output.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/session.h"
@@ -49,6 +50,7 @@ struct perf_flamegraph {
 	struct perf_tool	tool;
 	struct perf_session	*session;
 	struct flamegraph	fg;
+	struct flamegraph_output out;
 	const char		*output;
 	const char		*format_str;
 	const char		*event_name;
@@ -181,7 +183,8 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	}
 
-	if ((pfg->cpu_list && !test_bit(sample->cpu, pfg->cpu_bitmap)) ||
+	if ((pfg->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
+			       !test_bit(sample->cpu, pfg->cpu_bitmap))) ||
 	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num,
 					  sample->time)) {
 		pfg->nr_filtered++;
@@ -269,9 +272,9 @@ static int perf_flamegraph__parse_format(struct perf_flamegraph *pfg)
 	}
 
 	ext = strrchr(pfg->output, '.');
-	if (ext && !strcmp(ext, ".json"))
+	if (ext && !strcasecmp(ext, ".json"))
 		pfg->format = FLAMEGRAPH_JSON;
-	else if (ext && (!strcmp(ext, ".folded") || !strcmp(ext, ".txt")))
+	else if (ext && (!strcasecmp(ext, ".folded") || !strcasecmp(ext, ".txt")))
 		pfg->format = FLAMEGRAPH_FOLDED;
 	else
 		pfg->format = FLAMEGRAPH_HTML;
@@ -280,13 +283,6 @@ static int perf_flamegraph__parse_format(struct perf_flamegraph *pfg)
 out_unknown:
 	pr_err("unknown --format '%s': use html, json or folded\n", pfg->format_str);
 	return -EINVAL;
-}
-
-static bool path_is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static bool same_file(const char *a, const char *b)
@@ -332,75 +328,13 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg, FILE *fp)
 	}
 }
 
-static int perf_flamegraph__write_stream(struct perf_flamegraph *pfg, FILE *fp,
-					 const char *name)
-{
-	int err = perf_flamegraph__write(pfg, fp);
-
-	if (!err && fflush(fp))
-		err = -errno;
-	if (err)
-		pr_err("failed to write the flame graph to %s: %s\n", name,
-		       strerror(-err));
-	return err;
-}
-
-/*
- * A regular file is written to a temporary file next to it and renamed,
- * so a failed run never leaves a half-written file over the previous
- * one.  Anything else (a pipe, /dev/null, a terminal) is written as is.
- */
 static int perf_flamegraph__output(struct perf_flamegraph *pfg)
 {
-	struct stat st;
-	char *tmp = NULL;
-	FILE *fp;
-	int fd, err;
+	FILE *fp = flamegraph_output__open(&pfg->out);
 
-	if (!strcmp(pfg->output, "-"))
-		return perf_flamegraph__write_stream(pfg, stdout, "stdout");
-
-	if (stat(pfg->output, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fp = fopen(pfg->output, "w");
-		if (!fp) {
-			err = -errno;
-			pr_err("cannot write %s: %s\n", pfg->output, strerror(errno));
-			return err;
-		}
-		err = perf_flamegraph__write_stream(pfg, fp, pfg->output);
-		fclose(fp);
-		return err;
-	}
-
-	if (asprintf(&tmp, "%s.tmpXXXXXX", pfg->output) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		pr_err("cannot create %s: %s\n", pfg->output, strerror(errno));
-		free(tmp);
-		return err;
-	}
-	fchmod(fd, 0666 & ~umask(umask(0)));
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		err = -errno;
-		close(fd);
-		goto out_unlink;
-	}
-	err = perf_flamegraph__write(pfg, fp);
-	if (fclose(fp) && !err)
-		err = -errno;
-	if (!err && rename(tmp, pfg->output))
-		err = -errno;
-	if (!err)
-		goto out;
-out_unlink:
-	pr_err("failed to write %s: %s\n", pfg->output, strerror(-err));
-	unlink(tmp);
-out:
-	free(tmp);
-	return err;
+	if (!fp)
+		return -EIO;
+	return flamegraph_output__close(&pfg->out, perf_flamegraph__write(pfg, fp));
 }
 
 static const char * const format_names[] = {
@@ -558,7 +492,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_BOOLEAN(0, "asm-raw", &annotate_opts.show_asm_raw,
 		    "Display raw encoding of assembly instructions"),
 	OPT_BOOLEAN(0, "demangle", &symbol_conf.demangle,
-		    "Disable symbol demangling"),
+		    "Demangle symbol names (default: on)"),
 	OPT_BOOLEAN(0, "inline", &symbol_conf.inline_name,
 		    "Show inline function frames"),
 	OPT_END()
@@ -576,6 +510,12 @@ int cmd_flamegraph(int argc, const char **argv)
 
 	if (quiet)
 		perf_quiet_option();
+
+	if (pfg.max_stack < 1) {
+		pr_err("--max-stack %d: use at least 1\n", pfg.max_stack);
+		ret = -EINVAL;
+		goto out;
+	}
 
 	ret = perf_flamegraph__parse_format(&pfg);
 	if (ret)
@@ -610,11 +550,9 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	}
 
-	if (strcmp(pfg.output, "-") && path_is_dir(pfg.output)) {
-		pr_err("the output %s is a directory\n", pfg.output);
-		ret = -EISDIR;
+	ret = flamegraph_output__init(&pfg.out, pfg.output);
+	if (ret)
 		goto out;
-	}
 
 	perf_tool__init(&pfg.tool, /*ordered_events=*/true);
 	pfg.tool.sample		 = process_sample_event;
@@ -661,6 +599,7 @@ out_fg:
 	free(pfg.frames);
 	zfree(&pfg.ptime_range);
 out:
+	flamegraph_output__exit(&pfg.out);
 	annotation_options__exit();
 	return ret;
 }

@@ -277,6 +277,47 @@ print(total(json.load(open(sys.argv[1]))))" "${workdir}/half.json")
 	test ! -e "${workdir}/none.json"
 }
 
+test_outputs() {
+	echo "Outputs: symlinks, permissions, long names, stdout"
+	local long
+
+	# A new file gets 0666 less the umask, a replaced one keeps its mode.
+	(umask 027; perf flamegraph -i "${workdir}/p.data" -o "${workdir}/new.html" 2> /dev/null)
+	test "$(stat -c %a "${workdir}/new.html")" = 640
+	echo old > "${workdir}/real.html"
+	chmod 600 "${workdir}/real.html"
+	ln -s real.html "${workdir}/link.html"
+	perf flamegraph -i "${workdir}/p.data" -o "${workdir}/link.html" 2> /dev/null
+	# The link stays a link; its target is the new graph, mode kept.
+	test -L "${workdir}/link.html"
+	test "$(stat -c %a "${workdir}/real.html")" = 600
+	grep -q "fg-data" "${workdir}/real.html"
+	perf flamegraph -i "${workdir}/p.data" --format folded -o /dev/stdout \
+		> "${workdir}/stdout.folded" 2> /dev/null
+	test -L /dev/stdout || test -c /dev/stdout
+	grep -q "^fgwork;" "${workdir}/stdout.folded"
+	# A name of 255 bytes: the temporary file's name must not be longer.
+	long="${workdir}/$(printf 'a%.0s' $(seq 1 250)).json"
+	perf flamegraph -i "${workdir}/p.data" -o "${long}" 2> /dev/null
+	grep -q '"n":"all"' "${long}"
+	# The extension decides the format whatever its case.
+	perf flamegraph -i "${workdir}/p.data" -o "${workdir}/UP.JSON" 2> /dev/null
+	python3 -c "import json, sys; json.load(open(sys.argv[1]))" "${workdir}/UP.JSON"
+	# Rejected before the input is read, with one line.
+	for o in "" "${workdir}/no/such/dir/x.html"; do
+		if perf flamegraph -i "${workdir}/p.data" -o "$o" 2> "${workdir}/o.err"; then
+			echo "output '$o' accepted"
+			return 1
+		fi
+		test "$(wc -l < "${workdir}/o.err")" -eq 1
+	done
+	if perf flamegraph -i "${workdir}/p.data" --max-stack -1 -o "${workdir}/ms.html" \
+		2> /dev/null; then
+		echo "--max-stack -1 accepted"
+		return 1
+	fi
+}
+
 test_help() {
 	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
 	perf flamegraph -h 2>&1 | grep -q -- "--asm"
@@ -359,7 +400,8 @@ test_bad_input() {
 
 for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_jit_perf_map test_kptr_restrict test_filters test_help test_bad_input; do
+	 test_jit_perf_map test_kptr_restrict test_filters test_outputs test_help \
+	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )
