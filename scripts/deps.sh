@@ -11,7 +11,7 @@ zlib1g-dev libzstd-dev liblzma-dev binutils binutils-dev libiberty-dev
 python3 python3-dev python3-setuptools libslang2-dev libunwind-dev
 libnuma-dev libcap-dev libperl-dev libssl-dev libbabeltrace-dev
 libpfm4-dev systemtap-sdt-dev
-asciidoc-base xmlto docbook-xml docbook-xsl xsltproc man-db"
+asciidoc-base xmlto docbook-xml docbook-xsl xsltproc man-db bzip2"
 
 missing=
 for p in $PKGS; do

@@ -92,6 +92,41 @@ test_rebuilt_binary() {
 		--objdump-binary "${workdir}/rebuilt.orig"
 }
 
+test_perf_archive() {
+	echo "perf archive unpacked elsewhere: the same leaves as at home"
+	local archive
+	archive="$(dirname "$(readlink -f "$(command -v perf)")")/perf-archive"
+	if [ ! -x "${archive}" ] && ! perf archive -h > /dev/null 2>&1; then
+		echo "no perf-archive: skipped"
+		return 0
+	fi
+	mkdir "${workdir}/arch"
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n') \
+		-o "${workdir}/arch/prog" "${shelldir}"/lib/flamegraph/*.c
+	(cd "${workdir}/arch" &&
+	 PERF_BUILDID_DIR="${workdir}/arch/home" perf record -q -e cpu-clock -g \
+		-o a.data ./prog 30 2> /dev/null &&
+	 PERF_BUILDID_DIR="${workdir}/arch/home" perf flamegraph -i a.data --asm \
+		--format folded -o home.folded 2> /dev/null &&
+	 if [ -x "${archive}" ]; then
+		PERF_BUILDID_DIR="${workdir}/arch/home" bash "${archive}" a.data
+	 else
+		PERF_BUILDID_DIR="${workdir}/arch/home" perf archive a.data
+	 fi > /dev/null 2>&1)
+	# Another machine: no binary, no home build-id cache, the archive.
+	rm -rf "${workdir}/arch/prog" "${workdir}/arch/home"
+	mkdir "${workdir}/arch/away"
+	tar xjf "${workdir}/arch/a.data.tar.bz2" -C "${workdir}/arch/away"
+	PERF_BUILDID_DIR="${workdir}/arch/away" perf flamegraph \
+		-i "${workdir}/arch/a.data" --asm --format folded \
+		-o "${workdir}/arch/away.folded" 2> /dev/null
+	grep "^prog;" "${workdir}/arch/home.folded" | sort > "${workdir}/arch/h"
+	grep "^prog;" "${workdir}/arch/away.folded" | sort > "${workdir}/arch/a"
+	grep -q ";spin (prog+0x[0-9a-f]*);[a-z].* \[0x" "${workdir}/arch/h"
+	cmp "${workdir}/arch/h" "${workdir}/arch/a"
+}
+
 test_missing_binary() {
 	echo "Missing binary: address leaves, one warning, exit 0"
 	# A build-id of its own, or the cache would still have it.
@@ -398,7 +433,8 @@ test_bad_input() {
 	grep -q keep "${workdir}/keep.html"
 }
 
-for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_missing_binary \
+for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_perf_archive \
+	 test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_jit_perf_map test_kptr_restrict test_filters test_outputs test_help \
 	 test_bad_input; do
