@@ -9,6 +9,8 @@
 #                      perf tests; the last line is "N passed, N failed"
 #   make asan          build/asan/perf with AddressSanitizer and UBSan, and
 #                      run perf flamegraph under it on the test inputs
+#   make fuzz          fuzz the flame-graph tree and writers with libFuzzer
+#                      for FUZZ_TIME seconds (default 60)
 #   make clean         remove perf's objects (keeps the extracted base)
 #   make distclean     remove build/ (the downloaded .deb stays cached)
 #
@@ -34,7 +36,7 @@ SERIES	:= patches/series $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps check asan clean distclean FORCE
+.PHONY: all deps check asan fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
 	@mkdir -p $(B)
@@ -82,8 +84,13 @@ asan: $(SRC)/.applied
 		EXTRA_CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)"
 	@scripts/check-asan.sh $(B)/asan/perf
 
+FUZZ_TIME ?= 60
+
+fuzz: $(PERF)
+	@scripts/fuzz.sh $(FUZZ_TIME)
+
 clean:
-	rm -rf $(OBJ) $(PERF) $(B)/asan
+	rm -rf $(OBJ) $(PERF) $(B)/asan $(B)/fuzz
 
 distclean:
 	rm -rf $(B)
