@@ -346,6 +346,12 @@ test_outputs() {
 		fi
 		test "$(wc -l < "${workdir}/o.err")" -eq 1
 	done
+	# --max-stack 2: comm and at most two frames per stack, same total.
+	perf flamegraph -i "${workdir}/p.data" --max-stack 2 --format folded \
+		-o "${workdir}/ms.folded" 2> /dev/null
+	awk -F';' 'NF > 3 { bad = 1 } { n += $NF } END { exit bad }' "${workdir}/ms.folded"
+	test "$(awk '{ n += $NF } END { print n }' "${workdir}/ms.folded")" -eq \
+	     "$(perf script -i "${workdir}/p.data" -G -F comm 2> /dev/null | wc -l)"
 	if perf flamegraph -i "${workdir}/p.data" --max-stack -1 -o "${workdir}/ms.html" \
 		2> /dev/null; then
 		echo "--max-stack -1 accepted"
