@@ -6,6 +6,7 @@
  * symbol names in JSON and folded output.
  */
 #include <elf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,52 @@ static const char expected_folded[] =
 	"perf;main (perf+0x2bc);sys_perf_event_open 1\n"
 	"perf;main (perf+0x2bc);[unknown];[0x10] 1\n";
 
+/* The deepest node of the first path of @node. */
+static struct flamegraph_node *first_leaf(struct flamegraph_node *node)
+{
+	while (!RB_EMPTY_ROOT(&node->children))
+		node = rb_entry(rb_first(&node->children), struct flamegraph_node, rb_node);
+	return node;
+}
+
+/*
+ * Two IPs that flamegraph__annotate() finds in one instruction (an IP in
+ * the middle of it) must end as one leaf with both samples.
+ */
+static int test_merge_insns(struct machine *machine)
+{
+	struct flamegraph_node *a, *b;
+	struct flamegraph fg;
+	char *folded = NULL;
+	int err = TEST_FAIL;
+
+	flamegraph__init(&fg);
+	if (add_sample(&fg, machine, FAKE_PID_PERF1, record, 3, true, NULL) ||
+	    add_sample(&fg, machine, FAKE_PID_PERF1, record_other_ip, 3, true, NULL))
+		goto out;
+	/* As flamegraph__annotate() labels them: one instruction at 0x388. */
+	a = first_leaf(&fg.root);
+	b = rb_entry(rb_next(&a->rb_node), struct flamegraph_node, rb_node);
+	if (a->kind != FLAMEGRAPH_INSN || b->kind != FLAMEGRAPH_INSN)
+		goto out;
+	a->label = strdup("insn [0x388]");
+	b->label = strdup("insn [0x388]");
+	b->objdump_addr = a->objdump_addr;
+	if (!a->label || !b->label || flamegraph__finish(&fg))
+		goto out;
+	folded = write_to_string(&fg, FLAMEGRAPH_FOLDED);
+	if (fg.nr_insns == 1 && fg.nr_nodes == 6 && folded &&
+	    !strcmp(folded, "perf;main;run_command;cmd_record;insn [0x388] 2\n"))
+		err = TEST_OK;
+	else
+		pr_debug("merged: %" PRIu64 " insns, %" PRIu64 " nodes:\n%s\n",
+			 fg.nr_insns, fg.nr_nodes, folded ?: "");
+out:
+	free(folded);
+	flamegraph__exit(&fg);
+	return err;
+}
+
 static int test__flamegraph(struct test_suite *test __maybe_unused,
 			    int subtest __maybe_unused)
 {
@@ -194,7 +241,7 @@ static int test__flamegraph(struct test_suite *test __maybe_unused,
 			!strchr(html, '<') && !strchr(html, '>') && !strchr(html, '&'));
 	TEST_ASSERT_VAL("escaped hostile name",
 			strstr(html, "\"n\":\"evil;name\\n\\u003c/script\\u003e\\ufffd\""));
-	err = TEST_OK;
+	err = test_merge_insns(machine);
 out_fg:
 	flamegraph__exit(&fg);
 out:

@@ -256,37 +256,6 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 	return err;
 }
 
-/* Merge instruction leaves of one parent whose IPs fell in one instruction. */
-static void flamegraph__merge_insns(struct flamegraph *fg,
-				    struct flamegraph_node *node)
-{
-	struct flamegraph_node *prev = NULL;
-	struct rb_node *nd = rb_first(&node->children);
-
-	while (nd) {
-		struct flamegraph_node *child;
-
-		child = rb_entry(nd, struct flamegraph_node, rb_node);
-		nd = rb_next(nd);
-		if (child->kind != FLAMEGRAPH_INSN) {
-			flamegraph__merge_insns(fg, child);
-			continue;
-		}
-		if (prev && prev->objdump_addr == child->objdump_addr) {
-			prev->self += child->self;
-			rb_erase(&child->rb_node, &node->children);
-			map_symbol__exit(&child->ms);
-			free(child->label);
-			free(child);
-			node->nr_children--;
-			fg->nr_nodes--;
-			fg->nr_insns--;
-			continue;
-		}
-		prev = child;
-	}
-}
-
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel)
 {
 	struct flamegraph_asm fa = { .evsel = evsel, };
@@ -310,8 +279,6 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel)
 		free(sl->leaves);
 		free(sl);
 	}
-	if (!err)
-		flamegraph__merge_insns(fg, &fg->root);
 out:
 	if (!IS_ERR(fa.syms))
 		hashmap__free(fa.syms);

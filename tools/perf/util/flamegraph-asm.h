@@ -16,8 +16,8 @@ struct flamegraph;
  * disassembler choice (capstone, objdump), --objdump and -M apply exactly
  * as in perf annotate.  A leaf gets the text of the instruction whose
  * range holds its IP, the instruction perf annotate attributes the sample
- * to, and that instruction's objdump address: "<insn> [0x<addr>]".  Leaves
- * whose IPs fall in one instruction are merged.
+ * to, and that instruction's objdump address: "<insn> [0x<addr>]";
+ * flamegraph__finish() then merges leaves that got the same instruction.
  *
  * Where the text can't be had (no symbol, the binary is missing, no
  * disassembler works) the leaf keeps its "[0x<addr>]" label and one

@@ -29,17 +29,24 @@ void flamegraph__init(struct flamegraph *fg)
 	fg->nr_nodes = 1;
 }
 
+static void flamegraph_node__delete_children(struct flamegraph_node *node);
+
+/* Free @node and its subtree; its parent's links are the caller's job. */
+static void flamegraph_node__delete(struct flamegraph_node *node)
+{
+	flamegraph_node__delete_children(node);
+	map_symbol__exit(&node->ms);
+	free(node->comm);
+	free(node->label);
+	free(node);
+}
+
 static void flamegraph_node__delete_children(struct flamegraph_node *node)
 {
 	struct flamegraph_node *child, *tmp;
 
-	rbtree_postorder_for_each_entry_safe(child, tmp, &node->children, rb_node) {
-		flamegraph_node__delete_children(child);
-		map_symbol__exit(&child->ms);
-		free(child->comm);
-		free(child->label);
-		free(child);
-	}
+	rbtree_postorder_for_each_entry_safe(child, tmp, &node->children, rb_node)
+		flamegraph_node__delete(child);
 	zfree(&node->sorted);
 	node->children = RB_ROOT;
 }
@@ -304,11 +311,48 @@ static int flamegraph_node__cmp_sorted(const void *a, const void *b)
 		      flamegraph_node__dso_name(r) ?: "");
 }
 
-static int flamegraph_node__finish(struct flamegraph_node *node,
+/*
+ * Instruction leaves are keyed by IP: two IPs inside one instruction (an
+ * IP that is not an instruction start) became two leaves that
+ * flamegraph__annotate() gave the same instruction.  They are adjacent in
+ * the parent's children, which are in IP order.  Merge them.
+ */
+static void flamegraph_node__merge_insns(struct flamegraph *fg,
+					 struct flamegraph_node *node)
+{
+	struct flamegraph_node *prev = NULL;
+	struct rb_node *nd = rb_first(&node->children);
+
+	while (nd) {
+		struct flamegraph_node *child;
+
+		child = rb_entry(nd, struct flamegraph_node, rb_node);
+		nd = rb_next(nd);
+		if (child->kind != FLAMEGRAPH_INSN) {
+			prev = NULL;
+			continue;
+		}
+		if (prev && prev->objdump_addr == child->objdump_addr) {
+			prev->self += child->self;
+			rb_erase(&child->rb_node, &node->children);
+			flamegraph_node__delete(child);
+			node->nr_children--;
+			fg->nr_nodes--;
+			fg->nr_insns--;
+			continue;
+		}
+		prev = child;
+	}
+}
+
+static int flamegraph_node__finish(struct flamegraph *fg,
+				   struct flamegraph_node *node,
 				   struct hashmap *first)
 {
 	struct rb_node *nd;
 	u32 i = 0;
+
+	flamegraph_node__merge_insns(fg, node);
 
 	if (!node->label) {
 		node->label = flamegraph_node__make_label(node, first);
@@ -326,7 +370,7 @@ static int flamegraph_node__finish(struct flamegraph_node *node,
 		int err;
 
 		child = rb_entry(nd, struct flamegraph_node, rb_node);
-		err = flamegraph_node__finish(child, first);
+		err = flamegraph_node__finish(fg, child, first);
 		if (err)
 			return err;
 		node->total += child->total;
@@ -346,7 +390,7 @@ int flamegraph__finish(struct flamegraph *fg)
 		return -ENOMEM;
 	err = flamegraph__collect_names(&fg->root, first);
 	if (!err)
-		err = flamegraph_node__finish(&fg->root, first);
+		err = flamegraph_node__finish(fg, &fg->root, first);
 	hashmap__free(first);
 	return err;
 }

@@ -128,9 +128,11 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
  * @fg: the flame graph
  *
  * Call once, after all samples were added and instruction leaves were
- * labelled (flamegraph__annotate()), before any writer.  Functions whose
- * names are shared by other sampled functions get their DSO and start
- * address appended to the label, so the two can be told apart.
+ * labelled (flamegraph__annotate()), before any writer.  Instruction
+ * leaves of one parent that got the same instruction are merged.
+ * Functions whose names are shared by other sampled functions get their
+ * DSO and start address appended to the label, so the two can be told
+ * apart.
  *
  * Return: 0 on success, -ENOMEM.
  */
