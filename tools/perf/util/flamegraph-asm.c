@@ -37,8 +37,17 @@ struct flamegraph_sym_leaves {
 struct flamegraph_asm {
 	struct evsel	*evsel;
 	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
-	struct hashmap	*warned;	/* struct dso * (or NULL) -> 1 */
+	struct hashmap	*warned;	/* warn_key() -> 1 */
+	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 };
+
+/* Once per DSO; addresses outside any map once for user, once for kernel. */
+static long warn_key(const struct flamegraph_node *node)
+{
+	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
+
+	return dso ? (long)dso : node->kernel;
+}
 
 static size_t ptr_hash(long key, void *ctx __maybe_unused)
 {
@@ -73,12 +82,8 @@ static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 				 const char *why)
 {
 	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
-	/* Once per DSO; addresses outside any map once for user, kernel. */
-	long key = dso ? (long)dso : node->kernel;
 
-	if (hashmap__find(fa->warned, key, NULL))
-		return;
-	if (hashmap__add(fa->warned, key, 1))
+	if (hashmap__add(fa->warned, warn_key(node), 1))
 		return;
 	pr_warning("Warning: %s: %s; its instruction leaves show addresses only\n",
 		   dso ? dso__long_name(dso) : node->kernel ? "[kernel]" : "[unknown]",
@@ -92,6 +97,9 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 	const char *why = "no symbols found";
 	char buf[256];
 
+	/* Work out why once per DSO, not once per leaf. */
+	if (hashmap__find(fa->warned, warn_key(node), NULL))
+		return;
 	if (!dso && node->kernel) {
 		why = "no kernel map in the recording";
 	} else if (!dso) {
@@ -206,11 +214,26 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 				       struct flamegraph_sym_leaves *sl)
 {
 	struct map_symbol *ms = &sl->func->ms;
+	struct dso *dso = map__dso(ms->map);
 	struct annotation *notes = symbol__annotation(ms->sym);
 	struct annotation_line **lines = NULL, *al;
 	size_t nr = 0, alloc = 0;
 	int saved_verbose = verbose;
 	int err;
+
+	/*
+	 * A DSO that could not be disassembled for one symbol (no image, no
+	 * disassembler) won't be for the next: don't start objdump again
+	 * for each of its symbols.
+	 */
+	if (hashmap__find(fa->failed, dso, NULL))
+		return 0;
+	if (dso__symtab_type(dso) == DSO_BINARY_TYPE__JAVA_JIT) {
+		hashmap__add(fa->failed, dso, 1);
+		flamegraph_asm__warn(fa, sl->func,
+				     "JIT code named by a perf map has no image to disassemble");
+		return 0;
+	}
 
 	/* One warning per DSO below, the details only with -v. */
 	if (verbose <= 0)
@@ -222,13 +245,12 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 		char buf[512];
 
 		/* -1 is what the disassemblers return for any failure. */
-		if (dso__symtab_type(map__dso(ms->map)) == DSO_BINARY_TYPE__JAVA_JIT) {
-			why = "JIT code named by a perf map has no image to disassemble";
-		} else if (err != -1) {
+		if (err != -1) {
 			symbol__strerror_disassemble(ms, err, buf, sizeof(buf));
 			flatten(buf);
 			why = buf;
 		}
+		hashmap__add(fa->failed, dso, 1);
 		flamegraph_asm__warn(fa, sl->func, why);
 		return 0;
 	}
@@ -265,7 +287,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel)
 
 	fa.syms = hashmap__new(ptr_hash, ptr_equal, NULL);
 	fa.warned = hashmap__new(ptr_hash, ptr_equal, NULL);
-	if (IS_ERR(fa.syms) || IS_ERR(fa.warned)) {
+	fa.failed = hashmap__new(ptr_hash, ptr_equal, NULL);
+	if (IS_ERR(fa.syms) || IS_ERR(fa.warned) || IS_ERR(fa.failed)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -284,5 +307,7 @@ out:
 		hashmap__free(fa.syms);
 	if (!IS_ERR(fa.warned))
 		hashmap__free(fa.warned);
+	if (!IS_ERR(fa.failed))
+		hashmap__free(fa.failed);
 	return err;
 }
