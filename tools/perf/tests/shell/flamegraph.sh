@@ -33,11 +33,22 @@ command -v nm > /dev/null || skip "no nm"
 # Keep the build-id cache of the test apart from the user's.
 export PERF_BUILDID_DIR="${workdir}/buildid"
 
-# The workload needs frame pointers in leaf functions too: at -O1 and above
-# gcc 12 drops them there even with -mno-omit-leaf-frame-pointer.
+# build_workload OUT [--own-build-id]: the workload, with frame pointers
+# in leaf functions too (at -O1 and above gcc 12 drops them there even with
+# -mno-omit-leaf-frame-pointer). --own-build-id gives it a random build-id,
+# so no copy in a build-id cache can stand in for it.
+build_workload() {
+	local bid=
+
+	[ "$2" = --own-build-id ] &&
+		bid="-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')"
+	# shellcheck disable=SC2086
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $bid \
+		-o "$1" "${shelldir}"/lib/flamegraph/*.c
+}
+
 prog="${workdir}/fgwork"
-cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-	-o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+build_workload "${prog}"
 
 test_workload() {
 	echo "Workload with two static functions named spin"
@@ -78,8 +89,7 @@ test_rebuilt_binary() {
 	echo "Binary rebuilt after recording: instructions from the build-id cache"
 	local src="${shelldir}/lib/flamegraph"
 
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "${workdir}/rebuilt" "${src}"/*.c
+	build_workload "${workdir}/rebuilt"
 	cp "${workdir}/rebuilt" "${workdir}/rebuilt.orig"
 	perf record -q -e cpu-clock -g -o "${workdir}/rebuilt.data" \
 		"${workdir}/rebuilt" 30 2> /dev/null
@@ -101,9 +111,7 @@ test_perf_archive() {
 		return 0
 	fi
 	mkdir "${workdir}/arch"
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n') \
-		-o "${workdir}/arch/prog" "${shelldir}"/lib/flamegraph/*.c
+	build_workload "${workdir}/arch/prog" --own-build-id
 	(cd "${workdir}/arch" &&
 	 PERF_BUILDID_DIR="${workdir}/arch/home" perf record -q -e cpu-clock -g \
 		-o a.data ./prog 30 2> /dev/null &&
@@ -130,9 +138,7 @@ test_perf_archive() {
 test_missing_binary() {
 	echo "Missing binary: address leaves, one warning, exit 0"
 	# A build-id of its own, or the cache would still have it.
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n') \
-		-o "${workdir}/gone" "${shelldir}"/lib/flamegraph/*.c
+	build_workload "${workdir}/gone" --own-build-id
 	perf record -q -N -e cpu-clock -g -o "${workdir}/gone.data" \
 		"${workdir}/gone" 20 2> /dev/null
 	rm -f "${workdir}/gone"
