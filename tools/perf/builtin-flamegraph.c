@@ -348,7 +348,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	struct perf_session *session = pfg->session;
 	int err;
 
-	if (!annotate_opts.objdump_path) {
+	if (pfg->asm_leaves && !annotate_opts.objdump_path) {
 		err = perf_env__lookup_objdump(&session->header.env,
 					       &annotate_opts.objdump_path);
 		if (err)
@@ -581,9 +581,12 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out_fg;
 	}
 
-	ret = symbol__annotation_init();
-	if (ret < 0)
-		goto out_delete;
+	/* Room for disassembly in every symbol, only when it will be used. */
+	if (pfg.asm_leaves) {
+		ret = symbol__annotation_init();
+		if (ret < 0)
+			goto out_delete;
+	}
 
 	symbol_conf.try_vmlinux_path = true;
 	ret = symbol__init(&pfg.session->header.env);
