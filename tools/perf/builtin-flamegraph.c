@@ -14,6 +14,7 @@
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/dso.h"
+#include "util/dso-replaced.h"
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
@@ -22,6 +23,7 @@
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
 #include "util/flamegraph-output.h"
+#include "util/hashmap.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/session.h"
@@ -40,10 +42,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct perf_flamegraph {
@@ -70,7 +74,18 @@ struct perf_flamegraph {
 	u64			nr_unresolved;
 	u64			nr_other_event;
 	u64			nr_kernel_unmapped;
+	struct hashmap		*checked_dsos;	/* dso__replaced_since_mmap() done */
 };
+
+static size_t ptr_hash(long key, void *ctx __maybe_unused)
+{
+	return (size_t)key >> 4;
+}
+
+static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
+}
 
 static int perf_flamegraph__frames_grow(struct perf_flamegraph *pfg, int nr)
 {
@@ -221,6 +236,53 @@ static int process_sample_event(const struct perf_tool *tool,
 out:
 	addr_location__exit(&al);
 	return ret;
+}
+
+/*
+ * A binary rebuilt since the recording, with no build-id to tell it by,
+ * would give the samples functions and instructions that never ran:
+ * check each user-space DSO when it is first mapped, before anything
+ * loads its symbols, and keep it unloaded if its file was replaced.
+ */
+static int process_mmap2_event(const struct perf_tool *tool,
+			       union perf_event *event,
+			       struct perf_sample *sample,
+			       struct machine *machine)
+{
+	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct addr_location al;
+	struct thread *thread;
+	char why[256];
+	int err;
+
+	err = perf_event__process_mmap2(tool, event, sample, machine);
+	if (err || cpumode != PERF_RECORD_MISC_USER ||
+	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return err;
+
+	thread = machine__find_thread(machine, event->mmap2.pid, event->mmap2.tid);
+	if (!thread)
+		return 0;
+	addr_location__init(&al);
+	if (thread__find_map(thread, cpumode, event->mmap2.start, &al)) {
+		struct dso *dso = map__dso(al.map);
+
+		/* Once per DSO, however many processes map it. */
+		if (!dso__loaded(dso) &&
+		    hashmap__add(pfg->checked_dsos, (long)dso, 1) == 0 &&
+		    dso__replaced_since_mmap(dso, why, sizeof(why))) {
+			/* No symbols from the wrong file: addresses instead. */
+			dso__set_loaded(dso);
+			if (flamegraph__warn_once(&pfg->fg, dso, false))
+				pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]%s\n",
+					   dso__long_name(dso), why,
+					   pfg->asm_leaves ? " and its instruction leaves addresses" : "");
+		}
+	}
+	addr_location__exit(&al);
+	thread__put(thread);
+	return 0;
 }
 
 static void perf_flamegraph__setup_callchain(struct evlist *evlist)
@@ -432,6 +494,68 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	return 0;
 }
 
+/*
+ * perf flamegraph -- <command>: record it first, as perf script flamegraph
+ * does, with call graphs and perf record's default event (which falls
+ * back to a software clock where there is no PMU).  A file, not a pipe,
+ * so perf record writes the build-id table and fills the build-id cache:
+ * the flame graph of this recording stays right after a rebuild.  A child
+ * perf, not cmd_record() here, so record's global state stays its own.
+ */
+static int perf_flamegraph__record(const char *path, const char *event,
+				   int argc, const char **argv)
+{
+	const char **rec_argv;
+	void (*old_int)(int), (*old_term)(int);
+	int i = 0, j, status = 0;
+	pid_t pid;
+
+	rec_argv = calloc(argc + 9, sizeof(*rec_argv));
+	if (!rec_argv)
+		return -ENOMEM;
+	/* The perf that runs now, not whichever is first in $PATH. */
+	rec_argv[i++] = "/proc/self/exe";
+	rec_argv[i++] = "record";
+	rec_argv[i++] = "-g";
+	rec_argv[i++] = "-o";
+	rec_argv[i++] = path;
+	if (event) {
+		rec_argv[i++] = "-e";
+		rec_argv[i++] = event;
+	}
+	rec_argv[i++] = "--";
+	for (j = 0; j < argc; j++)
+		rec_argv[i++] = argv[j];
+
+	/*
+	 * ^C stops the command: perf record writes what it has and dies of
+	 * the signal it got, as it does on a terminal; render that.
+	 */
+	old_int = signal(SIGINT, SIG_IGN);
+	old_term = signal(SIGTERM, SIG_IGN);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execv(rec_argv[0], (char **)rec_argv);
+		pr_err("cannot run perf record: %s\n", strerror(errno));
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	signal(SIGINT, old_int);
+	signal(SIGTERM, old_term);
+	free(rec_argv);
+	if (pid < 0 || !((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+			 (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
+						  WTERMSIG(status) == SIGTERM)))) {
+		pr_err("perf record of '%s' failed, no flame graph written\n",
+		       argv[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cmd_flamegraph(int argc, const char **argv)
 {
 	struct perf_flamegraph pfg = {
@@ -444,6 +568,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	const char *disassembler_style = NULL, *objdump_path = NULL;
 	const char * const flamegraph_usage[] = {
 		"perf flamegraph [<options>]",
+		"perf flamegraph [<options>] [--] <command> [<args>]",
 		NULL
 	};
 	const struct option options[] = {
@@ -504,9 +629,13 @@ int cmd_flamegraph(int argc, const char **argv)
 	symbol_conf.inline_name = false;
 	symbol_conf.use_callchain = true;
 
-	argc = parse_options(argc, argv, options, flamegraph_usage, 0);
-	if (argc)
-		usage_with_options(flamegraph_usage, options);
+	argc = parse_options(argc, argv, options, flamegraph_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc && input_name && !strcmp(input_name, "-")) {
+		pr_err("-i -: a command is recorded into a file, not a pipe\n");
+		ret = -EINVAL;
+		goto out;
+	}
 
 	if (quiet)
 		perf_quiet_option();
@@ -554,10 +683,18 @@ int cmd_flamegraph(int argc, const char **argv)
 	if (ret)
 		goto out;
 
+	/* The output was checked first: no recording for nothing. */
+	if (argc) {
+		ret = perf_flamegraph__record(data.path, pfg.event_name,
+					      argc, argv);
+		if (ret)
+			goto out;
+	}
+
 	perf_tool__init(&pfg.tool, /*ordered_events=*/true);
 	pfg.tool.sample		 = process_sample_event;
 	pfg.tool.mmap		 = perf_event__process_mmap;
-	pfg.tool.mmap2		 = perf_event__process_mmap2;
+	pfg.tool.mmap2		 = process_mmap2_event;
 	pfg.tool.comm		 = perf_event__process_comm;
 	pfg.tool.exit		 = perf_event__process_exit;
 	pfg.tool.fork		 = perf_event__process_fork;
@@ -573,6 +710,12 @@ int cmd_flamegraph(int argc, const char **argv)
 	pfg.tool.ordering_requires_timestamps = true;
 
 	flamegraph__init(&pfg.fg);
+	pfg.checked_dsos = hashmap__new(ptr_hash, ptr_equal, NULL);
+	if (IS_ERR(pfg.checked_dsos)) {
+		ret = PTR_ERR(pfg.checked_dsos);
+		pfg.checked_dsos = NULL;
+		goto out_fg;
+	}
 
 	pfg.session = perf_session__new(&data, &pfg.tool);
 	if (IS_ERR(pfg.session)) {
@@ -599,6 +742,7 @@ out_delete:
 	perf_session__delete(pfg.session);
 out_fg:
 	flamegraph__exit(&pfg.fg);
+	hashmap__free(pfg.checked_dsos);
 	free(pfg.frames);
 	zfree(&pfg.ptime_range);
 out:

@@ -35,19 +35,12 @@ struct flamegraph_sym_leaves {
 };
 
 struct flamegraph_asm {
+	struct flamegraph *fg;
 	struct evsel	*evsel;
 	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
-	struct hashmap	*warned;	/* warn_key() -> 1 */
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
+	struct hashmap	*checked;	/* struct dso * whose failure was found */
 };
-
-/* Once per DSO; addresses outside any map once for user, once for kernel. */
-static long warn_key(const struct flamegraph_node *node)
-{
-	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
-
-	return dso ? (long)dso : node->kernel;
-}
 
 static size_t ptr_hash(long key, void *ctx __maybe_unused)
 {
@@ -83,7 +76,7 @@ static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 {
 	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
 
-	if (hashmap__add(fa->warned, warn_key(node), 1))
+	if (!flamegraph__warn_once(fa->fg, dso, node->kernel))
 		return;
 	pr_warning("Warning: %s: %s; its instruction leaves show addresses only\n",
 		   dso ? dso__long_name(dso) : node->kernel ? "[kernel]" : "[unknown]",
@@ -98,7 +91,7 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 	char buf[256];
 
 	/* Work out why once per DSO, not once per leaf. */
-	if (hashmap__find(fa->warned, warn_key(node), NULL))
+	if (hashmap__add(fa->checked, dso ? (long)dso : node->kernel, 1))
 		return;
 	if (!dso && node->kernel) {
 		why = "no kernel map in the recording";
@@ -280,15 +273,15 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel)
 {
-	struct flamegraph_asm fa = { .evsel = evsel, };
+	struct flamegraph_asm fa = { .fg = fg, .evsel = evsel, };
 	struct hashmap_entry *cur;
 	size_t bkt;
 	int err;
 
 	fa.syms = hashmap__new(ptr_hash, ptr_equal, NULL);
-	fa.warned = hashmap__new(ptr_hash, ptr_equal, NULL);
 	fa.failed = hashmap__new(ptr_hash, ptr_equal, NULL);
-	if (IS_ERR(fa.syms) || IS_ERR(fa.warned) || IS_ERR(fa.failed)) {
+	fa.checked = hashmap__new(ptr_hash, ptr_equal, NULL);
+	if (IS_ERR(fa.syms) || IS_ERR(fa.failed) || IS_ERR(fa.checked)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -303,11 +296,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel)
 		free(sl);
 	}
 out:
-	if (!IS_ERR(fa.syms))
-		hashmap__free(fa.syms);
-	if (!IS_ERR(fa.warned))
-		hashmap__free(fa.warned);
-	if (!IS_ERR(fa.failed))
-		hashmap__free(fa.failed);
+	hashmap__free(fa.syms);
+	hashmap__free(fa.failed);
+	hashmap__free(fa.checked);
 	return err;
 }

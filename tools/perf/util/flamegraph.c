@@ -55,6 +55,34 @@ void flamegraph__exit(struct flamegraph *fg)
 {
 	flamegraph_node__delete_children(&fg->root);
 	zfree(&fg->root.label);
+	hashmap__free(fg->warned);
+	fg->warned = NULL;
+}
+
+static size_t ptr_hash(long key, void *ctx __maybe_unused)
+{
+	return (size_t)key >> 4;
+}
+
+static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
+}
+
+bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
+			   bool kernel)
+{
+	long key = dso ? (long)dso : kernel;
+
+	if (!fg->warned) {
+		fg->warned = hashmap__new(ptr_hash, ptr_equal, NULL);
+		if (IS_ERR(fg->warned)) {
+			fg->warned = NULL;
+			return true;
+		}
+	}
+	/* Out of memory, warn again rather than never. */
+	return hashmap__add(fg->warned, key, 1) != -EEXIST;
 }
 
 /* What makes a child unique under its parent. */

@@ -9,6 +9,7 @@
 #include "map_symbol.h"
 
 struct dso;
+struct hashmap;
 
 /**
  * enum flamegraph_kind - what a flame-graph node stands for
@@ -73,12 +74,14 @@ struct flamegraph_node {
  * @nr_nodes: nodes in the tree, the root included
  * @nr_insns: instruction leaves (FLAMEGRAPH_INSN nodes)
  * @nr_samples: samples added
+ * @warned: what flamegraph__warn_once() has warned about, NULL until then
  */
 struct flamegraph {
 	struct flamegraph_node	root;
 	u64			nr_nodes;
 	u64			nr_insns;
 	u64			nr_samples;
+	struct hashmap		*warned;
 };
 
 /**
@@ -137,6 +140,22 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__finish(struct flamegraph *fg);
+
+/**
+ * flamegraph__warn_once - whether a warning about a DSO is still due
+ * @fg: the flame graph
+ * @dso: the DSO the warning is about, or NULL for addresses outside any map
+ * @kernel: with @dso NULL, kernel (true) or user-space addresses
+ *
+ * Every reason a frame or leaf can't be named (a replaced binary, no
+ * symbols, no disassembler) is reported once per DSO, by whichever part
+ * finds it first.
+ *
+ * Return: true the first time it is called for @dso (or @kernel), when
+ * the caller should print its warning; false after that.
+ */
+bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
+			   bool kernel);
 
 /**
  * flamegraph_node__dso_name - short name of the DSO of a node

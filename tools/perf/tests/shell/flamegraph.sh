@@ -30,7 +30,18 @@ command -v cc > /dev/null || skip "no C compiler for the workload"
 command -v python3 > /dev/null || skip "no python3"
 command -v nm > /dev/null || skip "no nm"
 
-# Keep the build-id cache of the test apart from the user's.
+# perf_config DIR: a perf config file whose build-id cache is DIR. perf
+# takes the cache's place from its config (buildid.dir), not from
+# $PERF_BUILDID_DIR, which it only sets for the scripts it runs.
+perf_config() {
+	printf '[buildid]\n\tdir = %s\n' "$1" > "$1.perfconfig"
+	echo "$1.perfconfig"
+}
+
+# Keep the build-id cache of the test apart from the user's, and the
+# user's ~/.perfconfig out of the test.
+PERF_CONFIG=$(perf_config "${workdir}/buildid")
+export PERF_CONFIG
 export PERF_BUILDID_DIR="${workdir}/buildid"
 
 # build_workload OUT [--own-build-id]: the workload, with frame pointers
@@ -102,9 +113,102 @@ test_rebuilt_binary() {
 		--objdump-binary "${workdir}/rebuilt.orig"
 }
 
+test_pipe_rebuilt() {
+	echo "Pipe mode, no build-ids: a binary rebuilt since is not trusted"
+	local src="${shelldir}/lib/flamegraph" d="${workdir}/piperb" bid
+
+	mkdir "$d"
+	build_workload "$d/prog"
+	perf record -q -e cpu-clock -g -o - "$d/prog" 30 2> /dev/null > "$d/p.data"
+	# Unchanged: named frames, instruction text, no warning about it.
+	perf flamegraph -i "$d/p.data" --asm -o "$d/same.folded" 2> "$d/same.err"
+	grep -q "^prog;.*;work;spin (prog+0x[0-9a-f]*);[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" \
+		"$d/same.folded"
+	if grep -q "/prog:" "$d/same.err"; then
+		cat "$d/same.err"
+		return 1
+	fi
+	# Rebuilt: other code at the path, and nothing records which ran.
+	cc -O2 -g -o "$d/prog" "${src}"/*.c
+	perf flamegraph -i "$d/p.data" --asm -o "$d/new.folded" 2> "$d/new.err"
+	test "$(grep -c "Warning: $d/prog: replaced since the recording" "$d/new.err")" -eq 1
+	# The workload's samples are all there, under [unknown] frames of
+	# prog with address leaves: not one name or instruction from the new
+	# binary.
+	test "$(awk '/^prog;/ { n += $NF } END { print n }' "$d/same.folded")" -eq \
+	     "$(awk '/^prog;/ { n += $NF } END { print n }' "$d/new.folded")"
+	grep -q "^prog;.*\[unknown\];\[0x[0-9a-f]*\] [0-9]*$" "$d/new.folded"
+	if grep -qE ";(main|work|mix|spin[^;]*);" "$d/new.folded"; then
+		echo "names from the rebuilt binary"
+		return 1
+	fi
+	# --buildid-mmap: build-ids in the MMAP2 records; perf rejects the
+	# rebuilt file by its build-id, one warning says so. A build-id of
+	# its own, or the copy of the same build that test_workload put in
+	# the build-id cache would stand in for it (rightly).
+	build_workload "$d/prog" --own-build-id
+	if ! perf record -q --buildid-mmap -e cpu-clock -g -o - "$d/prog" 30 \
+		2> /dev/null > "$d/bid.data"; then
+		echo "no --buildid-mmap on this kernel: rest skipped"
+		return 0
+	fi
+	bid=$(perf buildid-list -i "$d/bid.data" 2> /dev/null | grep "/prog$" | cut -d' ' -f1)
+	test -n "${bid}"
+	cc -O2 -g -o "$d/prog" "${src}"/*.c
+	perf flamegraph -i "$d/bid.data" --asm -o "$d/bid.folded" 2> "$d/bid.err"
+	test "$(grep -c "Warning: $d/prog: Mismatching build id" "$d/bid.err")" -eq 1
+	grep -q "^prog;.*\[unknown\];\[0x[0-9a-f]*\] [0-9]*$" "$d/bid.folded"
+	if grep -qE ";(main|work|mix|spin[^;]*);" "$d/bid.folded"; then
+		echo "names from the rebuilt binary"
+		return 1
+	fi
+}
+
+test_record_command() {
+	echo "perf flamegraph -- command: records with build-ids, then renders"
+	local src="${shelldir}/lib/flamegraph" d="${workdir}/reccmd" bid pid
+
+	mkdir "$d"
+	build_workload "$d/prog" --own-build-id
+	bid=$(readelf -n "$d/prog" | sed -n 's/.*Build ID: *//p')
+	perf flamegraph --asm -e cpu-clock -i "$d/rec.data" -o "$d/rec.folded" \
+		-- "$d/prog" 30 > /dev/null 2> "$d/rec.err"
+	grep -q "samples of 'cpu-clock'.*wrote $d/rec.folded (folded)" "$d/rec.err"
+	# A file with the build-id table, the binary in the build-id cache.
+	perf buildid-list -i "$d/rec.data" | grep -q "^${bid} $d/prog$"
+	test -s "${PERF_BUILDID_DIR}/.build-id/${bid:0:2}/${bid:2}/elf"
+	grep -q "^prog;.*;work;spin (prog+0x[0-9a-f]*);[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" \
+		"$d/rec.folded"
+	# Rebuilt: the same graph, from the cache.
+	cc -O2 -g -o "$d/prog" "${src}"/*.c
+	perf flamegraph --asm -i "$d/rec.data" -o "$d/again.folded" 2> /dev/null
+	cmp "$d/rec.folded" "$d/again.folded"
+	# ^C (SIGINT to the whole process group, as a terminal sends it)
+	# stops the command; what perf record wrote is rendered.
+	if command -v setsid > /dev/null; then
+		setsid perf flamegraph -e cpu-clock -i "$d/int.data" \
+			-o "$d/int.folded" -- "$d/prog" 1000000 > /dev/null \
+			2> "$d/int.err" &
+		pid=$!
+		sleep 2
+		kill -INT -- "-${pid}"
+		wait "${pid}"
+		grep -q "samples of 'cpu-clock'.*wrote $d/int.folded" "$d/int.err"
+		grep -q "^prog;.*spin" "$d/int.folded"
+	fi
+	# A command that can't run: an error, no flame graph.
+	if perf flamegraph -i "$d/none.data" -o "$d/none.folded" \
+		-- "$d/nonexistent" > /dev/null 2> "$d/none.err"; then
+		echo "a command that does not exist was accepted"
+		return 1
+	fi
+	grep -q "perf record of '$d/nonexistent' failed, no flame graph written" "$d/none.err"
+	test ! -e "$d/none.folded"
+}
+
 test_perf_archive() {
 	echo "perf archive unpacked elsewhere: the same leaves as at home"
-	local archive
+	local archive home away
 	archive="$(dirname "$(readlink -f "$(command -v perf)")")/perf-archive"
 	if [ ! -x "${archive}" ] && ! perf archive -h > /dev/null 2>&1; then
 		echo "no perf-archive: skipped"
@@ -112,21 +216,24 @@ test_perf_archive() {
 	fi
 	mkdir "${workdir}/arch"
 	build_workload "${workdir}/arch/prog" --own-build-id
+	home=$(perf_config "${workdir}/arch/home")
+	away=$(perf_config "${workdir}/arch/away")
 	(cd "${workdir}/arch" &&
-	 PERF_BUILDID_DIR="${workdir}/arch/home" perf record -q -e cpu-clock -g \
+	 PERF_CONFIG=${home} perf record -q -e cpu-clock -g \
 		-o a.data ./prog 30 2> /dev/null &&
-	 PERF_BUILDID_DIR="${workdir}/arch/home" perf flamegraph -i a.data --asm \
+	 PERF_CONFIG=${home} perf flamegraph -i a.data --asm \
 		--format folded -o home.folded 2> /dev/null &&
 	 if [ -x "${archive}" ]; then
 		PERF_BUILDID_DIR="${workdir}/arch/home" bash "${archive}" a.data
 	 else
-		PERF_BUILDID_DIR="${workdir}/arch/home" perf archive a.data
+		PERF_CONFIG=${home} perf archive a.data
 	 fi > /dev/null 2>&1)
+	test -d "${workdir}/arch/home/.build-id"
 	# Another machine: no binary, no home build-id cache, the archive.
 	rm -rf "${workdir}/arch/prog" "${workdir}/arch/home"
 	mkdir "${workdir}/arch/away"
 	tar xjf "${workdir}/arch/a.data.tar.bz2" -C "${workdir}/arch/away"
-	PERF_BUILDID_DIR="${workdir}/arch/away" perf flamegraph \
+	PERF_CONFIG=${away} perf flamegraph \
 		-i "${workdir}/arch/a.data" --asm --format folded \
 		-o "${workdir}/arch/away.folded" 2> /dev/null
 	grep "^prog;" "${workdir}/arch/home.folded" | sort > "${workdir}/arch/h"
@@ -445,7 +552,8 @@ test_bad_input() {
 	grep -q keep "${workdir}/keep.html"
 }
 
-for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_perf_archive \
+for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_pipe_rebuilt \
+	 test_record_command test_perf_archive \
 	 test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_jit_perf_map test_kptr_restrict test_filters test_outputs test_help \
