@@ -244,6 +244,26 @@ out:
  * check each user-space DSO when it is first mapped, before anything
  * loads its symbols, and keep it unloaded if its file was replaced.
  */
+static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
+				       struct dso *dso)
+{
+	char why[256];
+
+	/* Once per DSO, however many processes map it. */
+	if (dso__loaded(dso) || hashmap__add(pfg->checked_dsos, (long)dso, 1))
+		return;
+	if (!dso__replaced_since_mmap(dso, why, sizeof(why)))
+		return;
+
+	/* No symbols from the wrong file: addresses instead. */
+	dso__set_loaded(dso);
+	if (!flamegraph__warn_once(&pfg->fg, dso, /*kernel=*/false))
+		return;
+	pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]%s\n",
+		   dso__long_name(dso), why,
+		   pfg->asm_leaves ? " and its instruction leaves addresses" : "");
+}
+
 static int process_mmap2_event(const struct perf_tool *tool,
 			       union perf_event *event,
 			       struct perf_sample *sample,
@@ -253,7 +273,6 @@ static int process_mmap2_event(const struct perf_tool *tool,
 	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct addr_location al;
 	struct thread *thread;
-	char why[256];
 	int err;
 
 	err = perf_event__process_mmap2(tool, event, sample, machine);
@@ -265,21 +284,8 @@ static int process_mmap2_event(const struct perf_tool *tool,
 	if (!thread)
 		return 0;
 	addr_location__init(&al);
-	if (thread__find_map(thread, cpumode, event->mmap2.start, &al)) {
-		struct dso *dso = map__dso(al.map);
-
-		/* Once per DSO, however many processes map it. */
-		if (!dso__loaded(dso) &&
-		    hashmap__add(pfg->checked_dsos, (long)dso, 1) == 0 &&
-		    dso__replaced_since_mmap(dso, why, sizeof(why))) {
-			/* No symbols from the wrong file: addresses instead. */
-			dso__set_loaded(dso);
-			if (flamegraph__warn_once(&pfg->fg, dso, false))
-				pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]%s\n",
-					   dso__long_name(dso), why,
-					   pfg->asm_leaves ? " and its instruction leaves addresses" : "");
-		}
-	}
+	if (thread__find_map(thread, cpumode, event->mmap2.start, &al))
+		perf_flamegraph__check_dso(pfg, map__dso(al.map));
 	addr_location__exit(&al);
 	thread__put(thread);
 	return 0;
@@ -506,7 +512,7 @@ static int perf_flamegraph__record(const char *path, const char *event,
 				   int argc, const char **argv)
 {
 	const char **rec_argv;
-	void (*old_int)(int), (*old_term)(int);
+	struct sigaction ign = { .sa_handler = SIG_IGN, }, old_int, old_term;
 	int i = 0, j, status = 0;
 	pid_t pid;
 
@@ -531,8 +537,8 @@ static int perf_flamegraph__record(const char *path, const char *event,
 	 * ^C stops the command: perf record writes what it has and dies of
 	 * the signal it got, as it does on a terminal; render that.
 	 */
-	old_int = signal(SIGINT, SIG_IGN);
-	old_term = signal(SIGTERM, SIG_IGN);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGTERM, &ign, &old_term);
 	pid = fork();
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
@@ -543,8 +549,8 @@ static int perf_flamegraph__record(const char *path, const char *event,
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	signal(SIGINT, old_int);
-	signal(SIGTERM, old_term);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	free(rec_argv);
 	if (pid < 0 || !((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
 			 (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
