@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin-flamegraph.c
- *
  * Builtin flamegraph command: write the flame graph of a perf.data file,
  * with --asm the sampled instructions as its leaves.
  */
@@ -33,6 +31,7 @@
 #include "util/time-utils.h"
 #include "util/tool.h"
 #include "util/util.h"
+#include "ui/util.h"
 
 #include <subcmd/parse-options.h>
 #include <linux/bitmap.h>
@@ -67,6 +66,7 @@ struct perf_flamegraph {
 	enum flamegraph_format	format;
 	struct evsel		*evsel;
 	bool			asm_leaves;
+	char			no_disasm[160];
 	int			max_stack;
 	struct flamegraph_frame	*frames;
 	int			frames_alloc;
@@ -411,17 +411,54 @@ static const char * const format_names[] = {
 	[FLAMEGRAPH_FOLDED]	= "folded",
 };
 
+/* perf's binutils lookup fails through ui__error(): keep that for -v. */
+static int flamegraph__quiet_error(const char *format, va_list args)
+{
+	veprintf(1, verbose, format, args);
+	return 0;
+}
+
+static struct perf_error_ops flamegraph__quiet_eops = {
+	.error		= flamegraph__quiet_error,
+	.warning	= flamegraph__quiet_error,
+};
+
+/*
+ * The objdump for the recording's architecture, as perf annotate finds it
+ * (CROSS_COMPILE, then the usual cross triplets in $PATH).  perf annotate
+ * gives up without one; here the leaves of a profile from another
+ * architecture become addresses with a warning instead, never the host
+ * objdump's reading of foreign code.  Capstone, in-process, reads x86
+ * code on any host.
+ */
+static void perf_flamegraph__find_objdump(struct perf_flamegraph *pfg)
+{
+	struct perf_env *env = &pfg->session->header.env;
+	const char *arch = perf_env__arch(env);
+	int registered, err;
+
+	registered = perf_error__register(&flamegraph__quiet_eops) == 0;
+	err = perf_env__lookup_objdump(env, &annotate_opts.objdump_path);
+	if (registered)
+		perf_error__unregister(&flamegraph__quiet_eops);
+	if (!err)
+		return;
+#ifdef HAVE_LIBCAPSTONE_SUPPORT
+	if (!strcmp(arch, "x86"))
+		return;
+#endif
+	scnprintf(pfg->no_disasm, sizeof(pfg->no_disasm),
+		  "recorded on %s, and no objdump for %s was found (set CROSS_COMPILE or use --objdump)",
+		  arch, arch);
+}
+
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
 	int err;
 
-	if (pfg->asm_leaves && !annotate_opts.objdump_path) {
-		err = perf_env__lookup_objdump(&session->header.env,
-					       &annotate_opts.objdump_path);
-		if (err)
-			return err;
-	}
+	if (pfg->asm_leaves && !annotate_opts.objdump_path)
+		perf_flamegraph__find_objdump(pfg);
 
 	if (pfg->cpu_list) {
 		err = perf_session__cpu_bitmap(session, pfg->cpu_list, pfg->cpu_bitmap);
@@ -472,7 +509,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	}
 
 	if (pfg->asm_leaves && pfg->evsel) {
-		err = flamegraph__annotate(&pfg->fg, pfg->evsel);
+		err = flamegraph__annotate(&pfg->fg, pfg->evsel,
+					   pfg->no_disasm[0] ? pfg->no_disasm : NULL);
 		if (err)
 			return err;
 	}

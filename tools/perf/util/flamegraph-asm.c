@@ -37,6 +37,7 @@ struct flamegraph_sym_leaves {
 struct flamegraph_asm {
 	struct flamegraph *fg;
 	struct evsel	*evsel;
+	const char	*no_disasm;
 	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
@@ -221,6 +222,11 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 	 */
 	if (hashmap__find(fa->failed, dso, NULL))
 		return 0;
+	if (fa->no_disasm) {
+		hashmap__add(fa->failed, dso, 1);
+		flamegraph_asm__warn(fa, sl->func, fa->no_disasm);
+		return 0;
+	}
 	if (dso__symtab_type(dso) == DSO_BINARY_TYPE__JAVA_JIT) {
 		hashmap__add(fa->failed, dso, 1);
 		flamegraph_asm__warn(fa, sl->func,
@@ -271,9 +277,14 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 	return err;
 }
 
-int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel)
+int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
+			 const char *no_disasm)
 {
-	struct flamegraph_asm fa = { .fg = fg, .evsel = evsel, };
+	struct flamegraph_asm fa = {
+		.fg	   = fg,
+		.evsel	   = evsel,
+		.no_disasm = no_disasm,
+	};
 	struct hashmap_entry *cur;
 	size_t bkt;
 	int err;

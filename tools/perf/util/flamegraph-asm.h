@@ -10,6 +10,9 @@ struct flamegraph;
  * @fg: the flame graph, all samples added, not yet finished
  * @evsel: the event the samples belong to; symbol__annotate() takes the
  *         architecture from its session's perf_env
+ * @no_disasm: NULL, or why nothing can be disassembled (a profile of
+ *             another architecture and no objdump for it): then every
+ *             leaf keeps its address and each DSO's warning says this
  *
  * Each sampled symbol is disassembled once, through perf's disasm layer
  * (symbol__annotate()), so the build-id cache, --symfs, kcore, the
@@ -26,6 +29,7 @@ struct flamegraph;
  *
  * Return: 0 on success, -ENOMEM.
  */
-int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel);
+int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
+			 const char *no_disasm);
 
 #endif /* __PERF_FLAMEGRAPH_ASM_H */

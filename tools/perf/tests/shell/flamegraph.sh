@@ -323,6 +323,36 @@ test_foreign_profiles() {
 	done
 }
 
+test_foreign_arch() {
+	echo "A profile of another architecture: no host decoding of its code"
+	local d="${workdir}/arch64" n
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -g -o "$d/x86.data" "${prog}" 20 2> /dev/null
+	cp "$d/x86.data" "$d/arm.data"
+	python3 "${shelldir}/lib/perf_data_set_arch.py" "$d/arm.data" aarch64
+	perf report --header-only -i "$d/arm.data" | grep -q "^# arch : aarch64$"
+	# No cross objdump: address leaves, one warning per DSO, exit 0.
+	CROSS_COMPILE=/nonexistent/aarch64-linux-gnu- perf flamegraph --asm \
+		-i "$d/arm.data" -o "$d/arm.folded" 2> "$d/arm.err"
+	test "$(grep -c "Warning: ${prog}: recorded on arm64, and no objdump for arm64 was found" "$d/arm.err")" -eq 1
+	if grep -q "Please install" "$d/arm.err"; then
+		echo "perf annotate's error instead of the warning"
+		return 1
+	fi
+	grep -q "^fgwork;.*;work;spin (fgwork+0x[0-9a-f]*);\[0x[0-9a-f]*\] [0-9]*$" "$d/arm.folded"
+	if grep -qE "^fgwork;.*;[^[;][^;]* \[0x[0-9a-f]+\] [0-9]+$" "$d/arm.folded"; then
+		echo "instruction text for foreign code"
+		return 1
+	fi
+	# The same samples and frames as the native profile, leaves aside.
+	perf flamegraph -i "$d/x86.data" -o "$d/x86.nl.folded" 2> /dev/null
+	perf flamegraph -i "$d/arm.data" -o "$d/arm.nl.folded" 2> /dev/null
+	n=$(awk '{ n += $NF } END { print n }' "$d/x86.nl.folded")
+	test "$n" -gt 0
+	cmp "$d/x86.nl.folded" "$d/arm.nl.folded"
+}
+
 test_jit_perf_map() {
 	echo "JIT code named by /tmp/perf-PID.map: frames named, address leaves"
 	if [ "$(uname -m)" != x86_64 ]; then
@@ -556,7 +586,7 @@ for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_pipe_rebuil
 	 test_record_command test_perf_archive \
 	 test_missing_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_jit_perf_map test_kptr_restrict test_filters test_outputs test_help \
+	 test_foreign_arch test_jit_perf_map test_kptr_restrict test_filters test_outputs test_help \
 	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
