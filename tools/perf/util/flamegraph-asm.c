@@ -88,7 +88,7 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 					 struct flamegraph_node *node)
 {
 	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
-	const char *why = "no symbols found";
+	const char *why = "no symbols: stripped, and no debuginfo for it was found";
 	char buf[256];
 
 	/* Work out why once per DSO, not once per leaf. */
@@ -105,6 +105,9 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 		   dso__strerror_load(dso, buf, sizeof(buf)) == 0) {
 		flatten(buf);
 		why = buf;
+	} else if (is_perf_pid_map_name(dso__long_name(dso)) &&
+		   access(dso__long_name(dso), R_OK)) {
+		why = "JIT code with no perf map to name it (the JIT wrote none, or it was deleted)";
 	} else if (!dso__has_symbols(dso) && !dso__is_kcore(dso) &&
 		   access(dso__long_name(dso), R_OK)) {
 		why = "binary not found, neither at its path nor in the build-id cache";

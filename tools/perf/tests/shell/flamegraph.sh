@@ -261,6 +261,26 @@ test_missing_binary() {
 	fi
 }
 
+test_stripped_binary() {
+	echo "Stripped binary: [unknown] frames, address leaves, one warning"
+	local d="${workdir}/stripped"
+
+	mkdir "$d"
+	build_workload "$d/prog" --own-build-id
+	strip "$d/prog"
+	perf record -q -e cpu-clock -g -o "$d/s.data" "$d/prog" 20 2> /dev/null
+	perf flamegraph -i "$d/s.data" --asm -o "$d/s.folded" 2> "$d/s.err"
+	test "$(grep -c "Warning: $d/prog: no symbols: stripped, and no debuginfo" "$d/s.err")" -eq 1
+	# The workload's own functions are static: nothing names them.
+	grep -q "^prog;.*\[unknown\];\[0x[0-9a-f]*\] [0-9]*$" "$d/s.folded"
+	if grep -qE ";(main|work|mix|spin[^;]*);" "$d/s.folded"; then
+		echo "names in a stripped binary"
+		return 1
+	fi
+	# Libraries keep their names: the frames above main are libc's.
+	grep -q "^prog;__libc_start_call_main;\[unknown\];" "$d/s.folded"
+}
+
 test_system_program() {
 	echo "A program from the system: python3"
 	py=/usr/bin/python3
@@ -355,6 +375,8 @@ test_foreign_arch() {
 
 test_jit_perf_map() {
 	echo "JIT code named by /tmp/perf-PID.map: frames named, address leaves"
+	local map
+
 	if [ "$(uname -m)" != x86_64 ]; then
 		echo "not x86_64: skipped"
 		return 0
@@ -364,13 +386,54 @@ test_jit_perf_map() {
 		"${workdir}/jit" 20 2> /dev/null
 	perf flamegraph -i "${workdir}/jit.data" --asm \
 		-o "${workdir}/jit.folded" 2> "${workdir}/jit.err"
-	rm -f "$(grep -o '/tmp/perf-[0-9]*\.map' "${workdir}/jit.err" | head -1)"
+	map=$(grep -o '/tmp/perf-[0-9]*\.map' "${workdir}/jit.err" | head -1)
+	test -n "${map}"
 	grep -q ";jitted_loop;\[0x[0-9a-f]*\] [0-9]*$" "${workdir}/jit.folded"
 	if grep -qE ";jitted_loop;[^[;][^;]* [0-9]+$" "${workdir}/jit.folded"; then
 		echo "instruction text for JIT code without an image"
+		rm -f "${map}"
 		return 1
 	fi
 	test "$(grep -c 'perf-[0-9]*\.map: JIT code named by a perf map' "${workdir}/jit.err")" -eq 1
+	# Without the map: an [unknown] frame, the code's memory address as
+	# its leaf, and a warning that says what is missing.
+	rm -f "${map}"
+	perf flamegraph -i "${workdir}/jit.data" --asm \
+		-o "${workdir}/nomap.folded" 2> "${workdir}/nomap.err"
+	test "$(grep -c "${map}: JIT code with no perf map to name it" "${workdir}/nomap.err")" -eq 1
+	grep -q "^jit;.*\[unknown\];\[0x[0-9a-f]\{8,\}\] [0-9]*$" "${workdir}/nomap.folded"
+	if grep -q jitted_loop "${workdir}/nomap.folded"; then
+		echo "a name without a perf map"
+		return 1
+	fi
+}
+
+test_jitdump() {
+	echo "JIT code in a jitdump, after perf inject --jit: instruction leaves"
+	local d="${workdir}/jitdump" pid so
+
+	if [ "$(uname -m)" != x86_64 ]; then
+		echo "not x86_64: skipped"
+		return 0
+	fi
+	mkdir "$d"
+	cc -O1 -g -o "$d/jit" "${shelldir}/lib/flamegraph_jit.c"
+	# jitdump records are stamped with CLOCK_MONOTONIC: -k mono.
+	perf record -q -k mono -e cpu-clock -g -o "$d/jit.data" \
+		"$d/jit" 20 "$d" 2> /dev/null
+	pid=$(basename "$d"/jit-*.dump .dump | cut -d- -f2)
+	perf inject --jit -i "$d/jit.data" -o "$d/inj.data"
+	so="jitted-${pid}-0.so"
+	test -s "$d/${so}"
+	perf flamegraph -i "$d/inj.data" --asm -o "$d/jit.json" 2> "$d/jit.err"
+	perf flamegraph -i "$d/inj.data" --asm -o "$d/jit.folded" 2> /dev/null
+	if grep -q "${so}" "$d/jit.err"; then
+		cat "$d/jit.err"
+		return 1
+	fi
+	grep -q ";jitted_loop;[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" "$d/jit.folded"
+	$check --data "$d/inj.data" --json "$d/jit.json" --dso "${so}" \
+		--annotate --objdump-binary "$d/${so}"
 }
 
 test_kptr_restrict() {
@@ -584,9 +647,9 @@ test_bad_input() {
 
 for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_pipe_rebuilt \
 	 test_record_command test_perf_archive \
-	 test_missing_binary \
+	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_foreign_arch test_jit_perf_map test_kptr_restrict test_filters test_outputs test_help \
+	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_help \
 	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
