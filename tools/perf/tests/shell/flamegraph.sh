@@ -96,6 +96,30 @@ test_stdout_and_pipe() {
 	grep -q '"k":"insn"' "${workdir}/pipe.json"
 }
 
+test_pipe_cut_short() {
+	echo "A pipe cut short inside an event: what was read, and where it ended"
+	local d="${workdir}/cut" size all part
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -g -o - "${prog}" 30 2> /dev/null > "$d/full.data"
+	size=$(stat -c %s "$d/full.data")
+	# Cut in the middle of the samples, almost surely inside one.
+	head -c $((size * 2 / 3)) "$d/full.data" > "$d/cut.data"
+	perf flamegraph -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
+	perf flamegraph -i - -o "$d/cut.folded" < "$d/cut.data" 2> "$d/cut.err"
+	if ! grep -q "unexpected end of event stream: the input was cut short inside a [0-9]*-byte [A-Z_]* event at offset 0x[0-9a-f]*; the events before it were read" "$d/cut.err"; then
+		# The cut fell between two events: move it into the next.
+		head -c $((size * 2 / 3 + 4)) "$d/full.data" > "$d/cut.data"
+		perf flamegraph -i - -o "$d/cut.folded" < "$d/cut.data" 2> "$d/cut.err"
+		grep -q "unexpected end of event stream: the input was cut short inside a [0-9]*-byte [A-Z_]* event" "$d/cut.err"
+	fi
+	all=$(awk '{ n += $NF } END { print n }' "$d/full.folded")
+	part=$(awk '{ n += $NF } END { print n }' "$d/cut.folded")
+	grep -q "perf flamegraph: ${part} samples of 'cpu-clock'" "$d/cut.err"
+	test "${part}" -gt 0
+	test "${part}" -lt "${all}"
+}
+
 test_rebuilt_binary() {
 	echo "Binary rebuilt after recording: instructions from the build-id cache"
 	local src="${shelldir}/lib/flamegraph"
@@ -645,7 +669,7 @@ test_bad_input() {
 	grep -q keep "${workdir}/keep.html"
 }
 
-for t in test_workload test_stdout_and_pipe test_rebuilt_binary test_pipe_rebuilt \
+for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary test_pipe_rebuilt \
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
