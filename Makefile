@@ -7,6 +7,8 @@
 #                      perf into build/perf
 #   make check         build, then run our tests and the closest upstream
 #                      perf tests; the last line is "N passed, N failed"
+#                      (installs Chromium and playwright-core for the
+#                      browser test of the HTML viewer first)
 #   make asan          build/asan/perf with AddressSanitizer and UBSan, and
 #                      run perf flamegraph under it on the test inputs
 #   make fuzz          fuzz the flame-graph tree and writers with libFuzzer
@@ -36,7 +38,7 @@ SERIES	:= patches/series $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps check asan fuzz clean distclean FORCE
+.PHONY: all deps browser-deps check asan fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
 	@mkdir -p $(B)
@@ -69,7 +71,26 @@ $(MAN): tools/perf/Documentation/perf-flamegraph.txt $(SRC)/.applied
 	@install -D -m 644 $(B)/doc/perf-flamegraph.1 $@
 	@echo "  MAN    $@"
 
-check: $(PERF) $(MAN)
+# The browser test of the HTML viewer and make bench-viewer: Debian's
+# chromium, and playwright-core (no browser download) from the npm
+# registry at the version scripts/browser/package-lock.json pins, in
+# build/node.
+NODE	:= $(B)/node
+
+$(NODE)/.installed: scripts/browser/package.json scripts/browser/package-lock.json
+	@mkdir -p $(NODE)
+	@cp scripts/browser/package.json scripts/browser/package-lock.json $(NODE)/
+	@echo "  NPM    $(NODE): playwright-core"
+	@cd $(NODE) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts \
+		--no-audit --no-fund --loglevel=error > /dev/null
+	@touch $@
+
+# No stamp for the packages: one not installed for want of root is
+# looked for again next time, and the look takes a few milliseconds.
+browser-deps: $(NODE)/.installed
+	@scripts/deps.sh --browser
+
+check: $(PERF) $(MAN) browser-deps
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
 
 # The same perf, with sanitizers; warnings are not errors there, as gcc's
