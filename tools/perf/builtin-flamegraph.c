@@ -40,6 +40,7 @@
 #include <linux/zalloc.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct perf_flamegraph {
@@ -56,6 +58,8 @@ struct perf_flamegraph {
 	struct flamegraph_output out;
 	const char		*output;
 	const char		*format_str;
+	const char		*template_path;
+	char			*template;
 	const char		*event_name;
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
@@ -379,7 +383,13 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg, FILE *fp)
 		.input	  = pfg->session->data->path,
 		.event	  = pfg->evsel ? evsel__name(pfg->evsel) : NULL,
 		.hostname = env->hostname,
+		.cpu	  = env->cpu_desc,
+		.version  = env->version,
 	};
+	char date[64] = "", *header = NULL;
+	size_t header_len = 0;
+	struct stat st;
+	FILE *hfp;
 	int err;
 
 	switch (pfg->format) {
@@ -389,9 +399,26 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg, FILE *fp)
 		return flamegraph__write_folded(&pfg->fg, fp);
 	case FLAMEGRAPH_HTML:
 	default:
+		/* As perf report --header's "captured on": the file's time. */
+		if (!perf_data__is_pipe(pfg->session->data) &&
+		    !fstat(perf_data__fd(pfg->session->data), &st) &&
+		    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %Z",
+			     localtime(&st.st_mtime)))
+			info.date = date;
+		/* The header of this recording, not of ./perf.data. */
+		hfp = open_memstream(&header, &header_len);
+		if (hfp) {
+			perf_header__fprintf_info(pfg->session, hfp, /*full=*/false);
+			fclose(hfp);
+			info.header = header;
+		}
 		info.cmdline = perf_env__cmdline(env);
-		err = flamegraph__write_html(&pfg->fg, fp, &info);
+		if (pfg->template)
+			err = flamegraph__write_template(&pfg->fg, fp, pfg->template, &info);
+		else
+			err = flamegraph__write_html(&pfg->fg, fp, &info);
 		free((char *)info.cmdline);
+		free(header);
 		return err;
 	}
 }
@@ -403,6 +430,49 @@ static int perf_flamegraph__output(struct perf_flamegraph *pfg)
 	if (!fp)
 		return -EIO;
 	return flamegraph_output__close(&pfg->out, perf_flamegraph__write(pfg, fp));
+}
+
+/*
+ * Read whole with strbuf_read(): filename__read_str() stops at the first
+ * byte >= 0x80 (io__get_char() sign-extends it), and the d3-flame-graph
+ * template holds UTF-8.
+ */
+static int perf_flamegraph__read_template(struct perf_flamegraph *pfg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	int fd;
+
+	if (pfg->format != FLAMEGRAPH_HTML) {
+		pr_err("--template: only for html output\n");
+		return -EINVAL;
+	}
+	fd = open(pfg->template_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		pr_err("--template %s: %s\n", pfg->template_path, strerror(errno));
+		goto out_err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		pr_err("--template %s: is a directory\n", pfg->template_path);
+		goto out_err;
+	}
+	if (strbuf_read(&sb, fd, st.st_size) < 0) {
+		pr_err("--template %s: cannot read it\n", pfg->template_path);
+		goto out_err;
+	}
+	close(fd);
+	pfg->template = strbuf_detach(&sb, NULL);
+	if (!strstr(pfg->template, "/** @flamegraph_json **/")) {
+		pr_err("--template %s: no /** @flamegraph_json **/ in it to replace\n",
+		       pfg->template_path);
+		return -EINVAL;
+	}
+	return 0;
+out_err:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&sb);
+	return -EINVAL;
 }
 
 static const char * const format_names[] = {
@@ -510,7 +580,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 
 	if (pfg->asm_leaves && pfg->evsel) {
 		err = flamegraph__annotate(&pfg->fg, pfg->evsel,
-					   pfg->no_disasm[0] ? pfg->no_disasm : NULL);
+					   pfg->no_disasm[0] ? pfg->no_disasm : NULL,
+					   pfg->format == FLAMEGRAPH_HTML);
 		if (err)
 			return err;
 	}
@@ -621,6 +692,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		   "output file name, - for stdout (default: flamegraph.html)"),
 	OPT_STRING(0, "format", &pfg.format_str, "html|json|folded",
 		   "output format (default: from the output's extension, else html)"),
+	OPT_STRING(0, "template", &pfg.template_path, "file",
+		   "write html into this d3-flame-graph template, as flamegraph.py --template"),
 	OPT_BOOLEAN('f', "force", &data.force, "don't complain, do it"),
 	OPT_BOOLEAN(0, "asm", &pfg.asm_leaves,
 		    "add the sampled instructions as leaves"),
@@ -693,6 +766,11 @@ int cmd_flamegraph(int argc, const char **argv)
 	ret = perf_flamegraph__parse_format(&pfg);
 	if (ret)
 		goto out;
+	if (pfg.template_path) {
+		ret = perf_flamegraph__read_template(&pfg);
+		if (ret)
+			goto out;
+	}
 
 	if (disassembler_style) {
 		annotate_opts.disassembler_style = strdup(disassembler_style);
@@ -791,6 +869,7 @@ out_fg:
 	zfree(&pfg.ptime_range);
 out:
 	flamegraph_output__exit(&pfg.out);
+	free(pfg.template);
 	annotation_options__exit();
 	return ret;
 }

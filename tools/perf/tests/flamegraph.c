@@ -179,6 +179,59 @@ out:
 	return err;
 }
 
+/*
+ * The page: its data is the compact form with a string table, where the
+ * hostile name is one escaped string, and no markup but the page's own.
+ */
+static int test_html_page(struct flamegraph *fg)
+{
+	struct flamegraph_info info = {
+		.title	 = "t<i>tle",
+		.input	 = "in.data",
+		.header	 = "# hostname : <b>h</b>\n",
+	};
+	char *buf = NULL, *data, *end;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+	int err = TEST_FAIL, nr_scripts;
+
+	if (!fp)
+		return TEST_FAIL;
+	if (flamegraph__write_html(fg, fp, &info)) {
+		fclose(fp);
+		goto out;
+	}
+	fclose(fp);
+	data = strstr(buf, "<script type=\"application/json\" id=\"fg-data\">");
+	end = data ? strstr(data, "</script>") : NULL;
+	if (!data || !end)
+		goto out;
+	data = strchr(data, '>') + 1;
+	*end = '\0';
+	/* No markup inside the data, whatever the names hold. */
+	if (strpbrk(data, "<>&"))
+		goto out;
+	if (!strstarts(data, "{\"v\":1,\"info\":{\"input\":\"in.data\",") ||
+	    !strstr(data, "\"header\":\"# hostname : \\u003cb\\u003eh\\u003c/b\\u003e\\n\"") ||
+	    !strstr(data, ",\"evil;name\\n\\u003c/script\\u003e\\ufffd\",") ||
+	    !strstr(data, "\"root\":[0,0,-1,0,\"\",-1,[[1,1,-1,0,\"\",-1,["))
+		goto out;
+	/* The title is text; the page has exactly its two scripts. */
+	*end = '<';
+	if (strstr(buf, "t<i>tle") || !strstr(buf, "<title>t&lt;i&gt;tle</title>"))
+		goto out;
+	for (data = buf, nr_scripts = 0; (data = strstr(data, "<script")); data++)
+		nr_scripts++;
+	if (nr_scripts != 2)
+		goto out;
+	err = TEST_OK;
+out:
+	if (err)
+		pr_debug("html page:\n%s\n", buf ?: "");
+	free(buf);
+	return err;
+}
+
 static int test__flamegraph(struct test_suite *test __maybe_unused,
 			    int subtest __maybe_unused)
 {
@@ -241,6 +294,7 @@ static int test__flamegraph(struct test_suite *test __maybe_unused,
 			!strchr(html, '<') && !strchr(html, '>') && !strchr(html, '&'));
 	TEST_ASSERT_VAL("escaped hostile name",
 			strstr(html, "\"n\":\"evil;name\\n\\u003c/script\\u003e\\ufffd\""));
+	TEST_ASSERT_VAL("html page", test_html_page(&fg) == TEST_OK);
 	err = test_merge_insns(machine);
 out_fg:
 	flamegraph__exit(&fg);

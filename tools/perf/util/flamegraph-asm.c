@@ -21,6 +21,7 @@
 #include "flamegraph-asm.h"
 #include "hashmap.h"
 #include "map.h"
+#include "srcline.h"
 #include "symbol.h"
 
 /*
@@ -38,6 +39,7 @@ struct flamegraph_asm {
 	struct flamegraph *fg;
 	struct evsel	*evsel;
 	const char	*no_disasm;
+	bool		srclines;
 	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
@@ -51,6 +53,12 @@ static size_t ptr_hash(long key, void *ctx __maybe_unused)
 static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return key1 == key2;
+}
+
+/* hashmap mixes the bits itself: nearby addresses must stay apart. */
+static size_t addr_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
 }
 
 /* One line from messages that span several. */
@@ -107,7 +115,7 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 		why = buf;
 	} else if (is_perf_pid_map_name(dso__long_name(dso)) &&
 		   access(dso__long_name(dso), R_OK)) {
-		why = "JIT code with no perf map to name it (the JIT wrote none, or it was deleted)";
+		why = "JIT code with no perf map to name it (never written, or deleted)";
 	} else if (!dso__has_symbols(dso) && !dso__is_kcore(dso) &&
 		   access(dso__long_name(dso), R_OK)) {
 		why = "binary not found, neither at its path nor in the build-id cache";
@@ -181,13 +189,45 @@ annotation_lines__find(struct annotation_line **lines, size_t nr, s64 offset)
 	return lo ? lines[lo - 1] : NULL;
 }
 
+/*
+ * "file:line" of an instruction (an objdump address), from perf's srcline
+ * machinery (addr2line on the image perf loaded the symbols from), or
+ * NULL where debug info doesn't say.  Leaves of one instruction under
+ * different callers ask once.
+ */
+static char *flamegraph_sym_leaves__srcline(struct flamegraph_sym_leaves *sl,
+					    struct hashmap *cache, u64 addr)
+{
+	struct map_symbol *ms = &sl->func->ms;
+	char *srcline;
+
+	if (hashmap__find(cache, addr, &srcline))
+		return srcline ? strdup(srcline) : NULL;
+	srcline = get_srcline(map__dso(ms->map), addr, ms->sym, false, false, addr);
+	if (srcline == SRCLINE_UNKNOWN)
+		srcline = NULL;
+	if (hashmap__add(cache, addr, srcline)) {
+		free(srcline);
+		return NULL;
+	}
+	return srcline ? strdup(srcline) : NULL;
+}
+
 static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 					struct annotation_line **lines,
-					size_t nr, u64 start)
+					size_t nr, u64 start, bool srclines)
 {
 	struct symbol *sym = sl->func->ms.sym;
-	size_t i;
+	struct hashmap *cache = NULL;
+	struct hashmap_entry *cur;
+	size_t i, bkt;
+	int err = 0;
 
+	if (srclines) {
+		cache = hashmap__new(addr_hash, ptr_equal, NULL);
+		if (IS_ERR(cache))
+			return -ENOMEM;
+	}
 	for (i = 0; i < sl->nr; i++) {
 		struct flamegraph_node *leaf = sl->leaves[i];
 		struct annotation_line *al;
@@ -199,12 +239,24 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 			continue;
 		text = skip_spaces(al->line);
 		leaf->objdump_addr = start + al->offset;
-		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0)
-			return -ENOMEM;
+		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0) {
+			err = -ENOMEM;
+			break;
+		}
 		free(leaf->label);
 		leaf->label = label;
+		if (cache) {
+			free(leaf->srcline);
+			leaf->srcline = flamegraph_sym_leaves__srcline(sl, cache,
+								       leaf->objdump_addr);
+		}
 	}
-	return 0;
+	if (cache) {
+		hashmap__for_each_entry(cache, cur, bkt)
+			free(cur->pvalue);
+		hashmap__free(cache);
+	}
+	return err;
 }
 
 static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
@@ -273,7 +325,8 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 		}
 		lines[nr++] = al;
 	}
-	err = flamegraph_sym_leaves__label(sl, lines, nr, notes->src->start);
+	err = flamegraph_sym_leaves__label(sl, lines, nr, notes->src->start,
+					   fa->srclines);
 	free(lines);
 	/* The text is in the labels now: free the disassembly. */
 	annotated_source__purge(notes->src);
@@ -281,12 +334,13 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 }
 
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
-			 const char *no_disasm)
+			 const char *no_disasm, bool srclines)
 {
 	struct flamegraph_asm fa = {
 		.fg	   = fg,
 		.evsel	   = evsel,
 		.no_disasm = no_disasm,
+		.srclines  = srclines,
 	};
 	struct hashmap_entry *cur;
 	size_t bkt;

@@ -2,6 +2,8 @@
 #ifndef __PERF_FLAMEGRAPH_ASM_H
 #define __PERF_FLAMEGRAPH_ASM_H
 
+#include <stdbool.h>
+
 struct evsel;
 struct flamegraph;
 
@@ -13,6 +15,8 @@ struct flamegraph;
  * @no_disasm: NULL, or why nothing can be disassembled (a profile of
  *             another architecture and no objdump for it): then every
  *             leaf keeps its address and each DSO's warning says this
+ * @srclines: also look up the source file and line of each instruction
+ *            (perf's srcline code: addr2line, one process per DSO)
  *
  * Each sampled symbol is disassembled once, through perf's disasm layer
  * (symbol__annotate()), so the build-id cache, --symfs, kcore, the
@@ -30,6 +34,6 @@ struct flamegraph;
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
-			 const char *no_disasm);
+			 const char *no_disasm, bool srclines);
 
 #endif /* __PERF_FLAMEGRAPH_ASM_H */

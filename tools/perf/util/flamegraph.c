@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/err.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 
 #include "dso.h"
@@ -37,6 +38,7 @@ static void flamegraph_node__delete(struct flamegraph_node *node)
 	flamegraph_node__delete_children(node);
 	map_symbol__exit(&node->ms);
 	free(node->comm);
+	free(node->srcline);
 	free(node->label);
 	free(node);
 }
@@ -223,6 +225,21 @@ const char *flamegraph_node__dso_name(const struct flamegraph_node *node)
 	const struct dso *dso = flamegraph_node__dso(node);
 
 	return dso ? dso__short_name(dso) : NULL;
+}
+
+bool flamegraph_node__is_jit(const struct flamegraph_node *node)
+{
+	const struct dso *dso = flamegraph_node__dso(node);
+	const char *name;
+	size_t len;
+
+	if (!dso)
+		return false;
+	name = dso__short_name(dso);
+	len = strlen(name);
+	return is_perf_pid_map_name(dso__long_name(dso)) ||
+	       (strstarts(name, "jitted-") && len > 3 &&
+		!strcmp(name + len - 3, ".so"));
 }
 
 const char *flamegraph_node__kind_name(const struct flamegraph_node *node)

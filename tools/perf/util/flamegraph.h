@@ -47,6 +47,8 @@ enum flamegraph_kind {
  * @objdump_addr: INSN: address of the instruction as perf annotate and
  *                objdump print it; FUNC: the symbol start, likewise
  * @comm: COMM nodes: the command name (owned)
+ * @srcline: INSN nodes: "file:line" of the instruction where debug info
+ *           has it, set by flamegraph__annotate() (owned), else NULL
  * @label: the text shown, set by flamegraph__finish() (owned)
  * @self: samples that ended at this node
  * @total: @self plus the totals of all children
@@ -63,6 +65,7 @@ struct flamegraph_node {
 	u64			addr;
 	u64			objdump_addr;
 	char			*comm;
+	char			*srcline;
 	char			*label;
 	u64			self;
 	u64			total;
@@ -167,6 +170,16 @@ bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 const char *flamegraph_node__dso_name(const struct flamegraph_node *node);
 
 /**
+ * flamegraph_node__is_jit - whether a node is JIT-compiled code
+ * @node: the node
+ *
+ * Return: true if its DSO is a /tmp/perf-PID.map (perf's name for
+ * anonymous executable memory) or a jitted-PID-N.so image written by
+ * perf inject --jit.
+ */
+bool flamegraph_node__is_jit(const struct flamegraph_node *node);
+
+/**
  * flamegraph_node__kind_name - name of a node's kind in JSON and HTML
  * @node: the node
  *
@@ -193,6 +206,11 @@ enum flamegraph_format {
  * @event: name of the event whose samples are shown
  * @hostname: host the profile was recorded on, or NULL
  * @cmdline: command line of perf record, or NULL
+ * @cpu: the recording machine's CPU description, or NULL
+ * @date: when the recording was made, or NULL (pipe input)
+ * @version: the perf version that recorded it, or NULL
+ * @header: what perf report --header-only prints for the recording, or
+ *          NULL
  */
 struct flamegraph_info {
 	const char *title;
@@ -200,6 +218,10 @@ struct flamegraph_info {
 	const char *event;
 	const char *hostname;
 	const char *cmdline;
+	const char *cpu;
+	const char *date;
+	const char *version;
+	const char *header;
 };
 
 /**
@@ -244,6 +266,26 @@ int flamegraph__write_folded(struct flamegraph *fg, FILE *fp);
  */
 int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
 			   const struct flamegraph_info *info);
+
+/**
+ * flamegraph__write_template - fill in a d3-flame-graph HTML template
+ * @fg: a finished flame graph
+ * @fp: output stream
+ * @tmpl: the template's text, as upstream's flamegraph.py reads it
+ *        (d3-flame-graph's d3-flamegraph-base.html)
+ * @info: its "context" option is @info->header
+ *
+ * As flamegraph.py: "/\*\* @flamegraph_json **\/" becomes the tree as
+ * flamegraph__write_json() writes it, "/\*\* @options_json **\/" the
+ * options {"colorscheme": "blue-green", "context": header}; both escaped
+ * for a <script> element.
+ *
+ * Return: 0 on success, -EINVAL if the template lacks the tree's marker,
+ * -EIO when writing failed.
+ */
+int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
+			       const char *tmpl,
+			       const struct flamegraph_info *info);
 
 /**
  * json__put_string - write a JSON string literal

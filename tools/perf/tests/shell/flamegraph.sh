@@ -589,6 +589,46 @@ test_outputs() {
 	fi
 }
 
+test_template() {
+	echo "--template: upstream's d3-flame-graph template, filled as flamegraph.py does"
+	local d="${workdir}/tmpl"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -g -o "$d/t.data" "${prog}" 20 2> /dev/null
+	printf '<html><body><script>\nconst stacks = [/** @flamegraph_json **/];\nconst options = [/** @options_json **/];\n</script></body></html>\n' \
+		> "$d/base.html"
+	perf flamegraph -i "$d/t.data" --asm --template "$d/base.html" \
+		-o "$d/out.html" 2> /dev/null
+	perf flamegraph -i "$d/t.data" --asm -o "$d/out.json" 2> /dev/null
+	# The tree equals the json format's; the context is this input's
+	# header (upstream's script shows ./perf.data's).
+	python3 - "$d/out.html" "$d/out.json" "$(perf report --header-only -i "$d/t.data" |
+		sed -n 's/^# hostname : //p')" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+stacks = json.loads(re.search(r"const stacks = \[(.*)\];\nconst options", page, re.S).group(1))
+options = json.loads(re.search(r"const options = \[(.*)\];", page).group(1))
+assert stacks == json.load(open(sys.argv[2])), "tree differs from --format json"
+assert options["colorscheme"] == "blue-green"
+assert "# hostname : " + sys.argv[3] + "\n" in options["context"], options["context"]
+assert "<" not in page[page.index("const stacks"):page.index("</script>")]
+PY
+	if perf flamegraph -i "$d/t.data" --template "$d/nonexistent" \
+		-o "$d/x.html" 2> "$d/err"; then
+		echo "missing template accepted"
+		return 1
+	fi
+	grep -q -- "--template $d/nonexistent: No such file or directory" "$d/err"
+	echo nothing > "$d/plain.html"
+	if perf flamegraph -i "$d/t.data" --template "$d/plain.html" \
+		-o "$d/x.html" 2> "$d/err"; then
+		echo "template without the marker accepted"
+		return 1
+	fi
+	grep -q "no /\*\* @flamegraph_json \*\*/ in it" "$d/err"
+	test ! -e "$d/x.html"
+}
+
 test_help() {
 	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
 	perf flamegraph -h 2>&1 | grep -q -- "--asm"
@@ -673,7 +713,7 @@ for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_bin
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_help \
+	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_template test_help \
 	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
