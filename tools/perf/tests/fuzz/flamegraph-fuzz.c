@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/dso.h"
 #include "util/flamegraph.h"
 #include "util/map.h"
 #include "util/maps.h"
@@ -47,6 +48,12 @@ void map_symbol__exit(struct map_symbol *ms)
 }
 
 u64 map__rip_2objdump(struct map *map __maybe_unused, u64 rip __maybe_unused)
+{
+	abort();
+}
+
+/* No frame has a map here, so no DSO to ask about. */
+bool is_perf_pid_map_name(const char *dso_name __maybe_unused)
 {
 	abort();
 }
