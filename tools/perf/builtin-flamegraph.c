@@ -31,6 +31,7 @@
 #include "util/time-utils.h"
 #include "util/tool.h"
 #include "util/util.h"
+#include "ui/progress.h"
 #include "ui/util.h"
 
 #include <subcmd/parse-options.h>
@@ -481,6 +482,29 @@ static const char * const format_names[] = {
 	[FLAMEGRAPH_FOLDED]	= "folded",
 };
 
+/*
+ * perf's ui_progress on a plain terminal: one line, rewritten in place,
+ * for the phases that take long (reading events, disassembling).  Set up
+ * only when stderr is a terminal, so logs and pipes stay clean.
+ */
+static void stderr_progress__update(struct ui_progress *p)
+{
+	fprintf(stderr, "\r%s %3" PRIu64 "%%", p->title,
+		p->total ? min(p->curr, p->total) * 100 / p->total : 100);
+	fflush(stderr);
+}
+
+static void stderr_progress__finish(void)
+{
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+static struct ui_progress_ops stderr_progress__ops = {
+	.update = stderr_progress__update,
+	.finish = stderr_progress__finish,
+};
+
 /* perf's binutils lookup fails through ui__error(): keep that for -v. */
 static int flamegraph__quiet_error(const char *format, va_list args)
 {
@@ -756,6 +780,8 @@ int cmd_flamegraph(int argc, const char **argv)
 
 	if (quiet)
 		perf_quiet_option();
+	else if (verbose <= 0 && isatty(STDERR_FILENO))
+		ui_progress__ops = &stderr_progress__ops;
 
 	if (pfg.max_stack < 1) {
 		pr_err("--max-stack %d: use at least 1\n", pfg.max_stack);

@@ -23,6 +23,7 @@
 #include "map.h"
 #include "srcline.h"
 #include "symbol.h"
+#include "ui/progress.h"
 
 /*
  * The instruction leaves of one sampled symbol, wherever it was called;
@@ -343,6 +344,7 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		.srclines  = srclines,
 	};
 	struct hashmap_entry *cur;
+	struct ui_progress prog;
 	size_t bkt;
 	int err;
 
@@ -355,6 +357,7 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	}
 
 	err = flamegraph_asm__collect(&fa, &fg->root);
+	ui_progress__init(&prog, hashmap__size(fa.syms), "Disassembling...");
 	hashmap__for_each_entry(fa.syms, cur, bkt) {
 		struct flamegraph_sym_leaves *sl = cur->pvalue;
 
@@ -362,7 +365,9 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 			err = flamegraph_asm__disassemble(&fa, sl);
 		free(sl->leaves);
 		free(sl);
+		ui_progress__update(&prog, 1);
 	}
+	ui_progress__finish();
 out:
 	hashmap__free(fa.syms);
 	hashmap__free(fa.failed);

@@ -629,6 +629,27 @@ PY
 	test ! -e "$d/x.html"
 }
 
+test_progress() {
+	echo "Progress on a terminal, none in a pipe"
+	local d="${workdir}/progress"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -g -o "$d/p.data" "${prog}" 20 2> /dev/null
+	perf flamegraph -i "$d/p.data" --asm -o "$d/pipe.html" 2> "$d/pipe.err"
+	if grep -q "$(printf '\r')" "$d/pipe.err"; then
+		echo "progress written to a pipe"
+		return 1
+	fi
+	if ! command -v script > /dev/null; then
+		echo "no script(1): terminal part skipped"
+		return 0
+	fi
+	script -qec "perf flamegraph -i $d/p.data --asm -o $d/tty.html" /dev/null > "$d/tty.out"
+	grep -q "Processing events\.\.\. *100%" "$d/tty.out"
+	grep -q "Disassembling\.\.\. *100%" "$d/tty.out"
+	grep -q "perf flamegraph: .* samples of 'cpu-clock'" "$d/tty.out"
+}
+
 test_help() {
 	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
 	perf flamegraph -h 2>&1 | grep -q -- "--asm"
@@ -713,7 +734,7 @@ for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_bin
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_template test_help \
+	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_template test_progress test_help \
 	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
