@@ -13,6 +13,7 @@ srcdir=$2
 # the hists tests that build fake samples.
 tests=(
 	"perf flamegraph"
+	"perf flamegraph HTML viewer in Chromium"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"
 	"perf annotate basic tests"

@@ -1,0 +1,112 @@
+#!/bin/bash
+# perf flamegraph HTML viewer in Chromium
+# SPDX-License-Identifier: GPL-2.0
+#
+# Opens pages written by perf flamegraph --asm from file:// in headless
+# Chromium, driven by playwright-core (lib/flamegraph_browser.mjs): frames
+# render, a click zooms, search highlights, a hot instruction selects, no
+# request leaves the page, and the symbol names of a hostile workload stay
+# text. Screenshots of each check go to build/test-artifacts/ of the
+# repository. make check installs Chromium and playwright-core
+# (make browser-deps); without them the test is skipped.
+
+set -e
+
+err=0
+shelldir=$(dirname "$0")
+# The repository: this file is linked from it into the assembled tree.
+top=$(readlink -f "$0" | sed 's|/tools/perf/tests/shell/flamegraph_browser.sh$||')
+node_modules=${FLAMEGRAPH_NODE_MODULES:-${top}/build/node/node_modules}
+chromium=${FLAMEGRAPH_CHROMIUM:-/usr/bin/chromium}
+artifacts=${FLAMEGRAPH_ARTIFACTS:-${top}/build/test-artifacts/flamegraph_browser}
+
+skip() {
+	echo "Skip: $1"
+	exit 2
+}
+
+command -v cc > /dev/null || skip "no C compiler for the workload"
+command -v node > /dev/null || skip "no node"
+[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ] ||
+	skip "node $(node --version) is older than playwright-core's 20"
+[ -x "${chromium}" ] || skip "no ${chromium} (make browser-deps installs Debian's chromium as root)"
+[ -f "${node_modules}/playwright-core/package.json" ] ||
+	skip "no playwright-core in ${node_modules} (make browser-deps installs it)"
+
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_browser.XXXXX)
+
+cleanup() {
+	rm -rf "${workdir}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+# Keep the build-id cache of the test apart from the user's, and the
+# user's ~/.perfconfig out of the test: see flamegraph.sh.
+printf '[buildid]\n\tdir = %s\n' "${workdir}/buildid" > "${workdir}/perfconfig"
+export PERF_CONFIG="${workdir}/perfconfig"
+export PERF_BUILDID_DIR="${workdir}/buildid"
+
+export FLAMEGRAPH_NODE_MODULES="${node_modules}"
+export FLAMEGRAPH_CHROMIUM="${chromium}"
+browser="node ${shelldir}/lib/flamegraph_browser.mjs"
+rm -rf "${artifacts}"
+mkdir -p "${artifacts}"
+
+# The workload of flamegraph.sh, with the same flags: frame pointers in
+# leaf functions too.
+cflags="-O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+
+test_workload() {
+	echo "Workload page: render, zoom, search, hot instructions, no request"
+	local prog="${workdir}/fgwork"
+
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/p.data" \
+		"${prog}" 100 2> /dev/null
+	perf flamegraph -i "${workdir}/p.data" --asm -o "${workdir}/x.html" \
+		2> /dev/null
+	$browser workload "${workdir}/x.html" "${artifacts}"
+}
+
+test_hostile_names() {
+	echo "Hostile symbol names: text, never markup or script"
+	# The comm is markup too; the functions are named in the source.
+	local prog="${workdir}/fg<i>&amp;x"
+
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_hostile.c
+	nm "${prog}" | grep -qF ' T </script><script>window.__pwned=1</script>'
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/h.data" \
+		"${prog}" 200 2> /dev/null
+	perf flamegraph -i "${workdir}/h.data" --asm -o "${workdir}/h.html" \
+		2> /dev/null
+	# Nothing of the names reaches the page as markup.
+	if grep -qF -e '<img src=x' -e '<svg onload' -e '<script>window.__pwned' \
+		-e '<!--<script>' -e 'fg<i>' "${workdir}/h.html"; then
+		echo "markup of the hostile names in the page"
+		return 1
+	fi
+	$browser hostile "${workdir}/h.html" "${artifacts}"
+}
+
+for t in test_workload test_hostile_names; do
+	# Not in an if: set -e must stay in force inside the subshell.
+	set +e
+	( set -e; $t )
+	rc=$?
+	set -e
+	if [ $rc -ne 0 ]; then
+		echo "$t FAILED"
+		err=1
+	fi
+done
+
+cleanup
+exit $err

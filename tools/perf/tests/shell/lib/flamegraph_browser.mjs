@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The browser half of tests/shell/flamegraph_browser.sh: opens a page
+ * written by perf flamegraph from file:// in headless Chromium, through
+ * playwright-core, and checks the viewer as a user would use it.
+ *
+ *   node flamegraph_browser.mjs workload|hostile PAGE.html ARTIFACTS_DIR
+ *
+ * Environment: FLAMEGRAPH_NODE_MODULES, the node_modules holding
+ * playwright-core; FLAMEGRAPH_CHROMIUM, the browser (/usr/bin/chromium).
+ *
+ * The viewer's side of the contract: canvas#fg, input#q, #match,
+ * button#reset, #crumbs (a elements), #tip, button#view-{flame,icicle,
+ * merged}, table#hot, and window.perfFlamegraph (rect, labels, focus,
+ * highlighted, view, nodes, timings, search, zoom). The expected values
+ * come from the page's own data (<script id="fg-data">), read here
+ * without the viewer.
+ *
+ * Each check starts from a freshly loaded page, leaves a screenshot in
+ * ARTIFACTS_DIR, and fails on a console error, an uncaught exception, a
+ * dialog, a Content-Security-Policy violation or any request other than
+ * the page itself. Prints "ok: ..." or "FAILED: ..." per check; exits 1
+ * if one failed.
+ */
+import { createRequire } from 'node:module';
+import { readFileSync, mkdirSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+
+const [mode, pagePath, artifacts] = process.argv.slice(2);
+if (!['workload', 'hostile'].includes(mode) || !pagePath || !artifacts) {
+	console.error('usage: flamegraph_browser.mjs workload|hostile PAGE.html ARTIFACTS_DIR');
+	process.exit(2);
+}
+const require = createRequire(path.resolve(process.env.FLAMEGRAPH_NODE_MODULES ||
+					 'node_modules', 'x.js'));
+const { chromium } = require('playwright-core');
+
+/* The names of tests/shell/lib/flamegraph_hostile.c, byte for byte. */
+const HOSTILE = [
+	'</script><script>window.__pwned=1</script>',
+	'"quoted"&amp;;\'&#39;',
+	'<img src=x onerror=window.__pwned=2>',
+	'<svg onload=alert(1)>',
+	'<!--<script>window.__pwned=3//',
+	'javascript:window.__pwned=4',
+];
+const HOSTILE_COMM = 'fg<i>&amp;x';
+
+/* Give up on a hung browser rather than hang perf test. */
+setTimeout(() => {
+	console.error('FAILED: timed out after 240 s');
+	process.exit(1);
+}, 240000).unref();
+
+class Failure extends Error {}
+
+function assert(cond, what) {
+	if (!cond)
+		throw new Failure(what);
+}
+
+/* ---- The page's data, read without the viewer ---- */
+
+const html = readFileSync(pagePath, 'utf8');
+const pageURL = pathToFileURL(path.resolve(pagePath)).href;
+
+function pageData() {
+	const m = /<script type="application\/json" id="fg-data">([^]*?)<\/script>/.exec(html);
+
+	assert(m, 'no <script type="application/json" id="fg-data"> in the page');
+	assert(!/[<>&]/.test(m[1]), 'raw <, > or & in the page\'s data');
+	const d = JSON.parse(m[1]);
+
+	assert(d.v === 1 && Array.isArray(d.strings) && Array.isArray(d.root),
+	       'fg-data is not {"v":1,"strings":[...],"root":NODE}');
+	return d;
+}
+
+const KIND = ['root', 'comm', 'func', 'unknown', 'insn'];
+
+/* NODE arrays to objects with their totals. */
+function tree(d) {
+	let count = 0;
+
+	function build(a, parent) {
+		const n = {
+			label: a[0] >= 0 ? d.strings[a[0]] : '',
+			kind: KIND[a[1] & 7],
+			kernel: !!(a[1] & 8),
+			dso: a[2] >= 0 ? d.strings[a[2]] : '',
+			self: a[3],
+			addr: a[4],
+			parent: parent,
+			children: [],
+		};
+		count++;
+		n.total = n.self;
+		for (const c of a[6]) {
+			const k = build(c, n);
+
+			n.children.push(k);
+			n.total += k.total;
+		}
+		return n;
+	}
+	const root = build(d.root, null);
+
+	return { root, count };
+}
+
+function* nodes(n) {
+	yield n;
+	for (const c of n.children)
+		yield* nodes(c);
+}
+
+/* Samples under frames whose label matches, each sample once. */
+function matchedSamples(n, re) {
+	if (re.test(n.label))
+		return n.total;
+	return n.children.reduce((s, c) => s + matchedSamples(c, re), 0);
+}
+
+/* ---- Pixels: a minimal PNG decoder for Chromium's screenshots ---- */
+
+function decodePNG(buf) {
+	let pos = 8, width = 0, height = 0, ctype = 0;
+	const idat = [];
+
+	assert(buf.readUInt32BE(0) === 0x89504e47, 'screenshot is not a PNG');
+	while (pos < buf.length) {
+		const len = buf.readUInt32BE(pos);
+		const type = buf.toString('latin1', pos + 4, pos + 8);
+		const body = buf.subarray(pos + 8, pos + 8 + len);
+
+		if (type === 'IHDR') {
+			width = body.readUInt32BE(0);
+			height = body.readUInt32BE(4);
+			assert(body[8] === 8 && body[12] === 0,
+			       'PNG not 8-bit non-interlaced');
+			ctype = body[9];
+		} else if (type === 'IDAT') {
+			idat.push(body);
+		}
+		pos += 12 + len;
+	}
+	const bpp = { 2: 3, 6: 4 }[ctype];
+
+	assert(bpp, `PNG colour type ${ctype}`);
+	const raw = inflateSync(Buffer.concat(idat));
+	const stride = width * bpp;
+	const out = Buffer.alloc(width * height * 4);
+	let prev = Buffer.alloc(stride);
+
+	for (let y = 0; y < height; y++) {
+		const f = raw[y * (stride + 1)];
+		const line = Buffer.from(raw.subarray(y * (stride + 1) + 1,
+						      (y + 1) * (stride + 1)));
+
+		for (let i = 0; i < stride; i++) {
+			const a = i >= bpp ? line[i - bpp] : 0;
+			const b = prev[i];
+			const c = i >= bpp ? prev[i - bpp] : 0;
+			let p;
+
+			switch (f) {
+			case 0: p = 0; break;
+			case 1: p = a; break;
+			case 2: p = b; break;
+			case 3: p = (a + b) >> 1; break;
+			case 4: {
+				const pa = Math.abs(b - c), pb = Math.abs(a - c),
+				      pc = Math.abs(a + b - 2 * c);
+
+				p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+				break;
+			}
+			default: throw new Failure(`PNG filter ${f}`);
+			}
+			line[i] = (line[i] + p) & 255;
+		}
+		for (let x = 0; x < width; x++) {
+			const o = (y * width + x) * 4;
+
+			out[o] = line[x * bpp];
+			out[o + 1] = line[x * bpp + 1];
+			out[o + 2] = line[x * bpp + 2];
+			out[o + 3] = bpp === 4 ? line[x * bpp + 3] : 255;
+		}
+		prev = line;
+	}
+	return { width, height, data: out };
+}
+
+function pixel(img, x, y) {
+	const o = (y * img.width + x) * 4;
+
+	return [img.data[o], img.data[o + 1], img.data[o + 2]];
+}
+
+const WHITE = '255,255,255';
+
+/*
+ * The fill colour of a frame: the commonest colour inside it, leaving
+ * out black (its text, the outline of the keyboard cursor).
+ */
+function frameColor(img, r) {
+	const counts = new Map();
+	const x0 = Math.ceil(r.x) + 1, x1 = Math.min(Math.floor(r.x + r.w) - 2, img.width - 1);
+	const y0 = Math.ceil(r.y) + 1, y1 = Math.min(Math.floor(r.y + r.h) - 2, img.height - 1);
+
+	for (let y = y0; y <= Math.max(y0, y1); y++) {
+		for (let x = x0; x <= Math.max(x0, x1); x++) {
+			const k = pixel(img, x, y).join(',');
+
+			if (k !== '0,0,0')
+				counts.set(k, (counts.get(k) || 0) + 1);
+		}
+	}
+	assert(counts.size, `frame ${JSON.stringify(r)} is all black`);
+	return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+}
+
+/* ---- The browser ---- */
+
+const browser = await chromium.launch({
+	executablePath: process.env.FLAMEGRAPH_CHROMIUM || '/usr/bin/chromium',
+	headless: true,
+	args: ['--no-sandbox'],
+});
+const context = await browser.newContext({
+	viewport: { width: 1280, height: 900 },
+	deviceScaleFactor: 1,
+	serviceWorkers: 'block',
+});
+context.setDefaultTimeout(15000);
+
+/* What must not happen, reset by each check. */
+let trouble = [];
+
+/* Every request of any kind: only the page itself may load. */
+await context.route('**/*', (route) => {
+	const url = route.request().url();
+
+	if (url === pageURL)
+		return route.continue();
+	trouble.push(`request ${route.request().resourceType()} ${url}`);
+	return route.abort();
+});
+/* Requests that a Content-Security-Policy stops before the network. */
+await context.addInitScript(() => {
+	document.addEventListener('securitypolicyviolation', (e) => {
+		console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+	});
+});
+
+const page = await context.newPage();
+
+page.on('console', (m) => {
+	if (m.type() === 'error' || m.type() === 'warning')
+		trouble.push(`console ${m.type()}: ${m.text()}`);
+});
+page.on('pageerror', (e) => trouble.push(`uncaught: ${e.message}`));
+page.on('dialog', (d) => {
+	trouble.push(`dialog ${d.type()}: ${d.message()}`);
+	d.dismiss().catch(() => {});
+});
+page.on('request', (r) => {
+	if (r.url() !== pageURL)
+		trouble.push(`request seen ${r.url()}`);
+});
+page.on('websocket', (w) => trouble.push(`websocket ${w.url()}`));
+page.on('popup', (p) => trouble.push(`popup ${p.url()}`));
+
+const pf = (expr, arg) => page.evaluate(expr, arg);
+
+async function open() {
+	await page.goto(pageURL, { waitUntil: 'load' });
+	await page.waitForFunction(() => window.perfFlamegraph &&
+				   window.perfFlamegraph.timings.open > 0,
+				   null, { timeout: 15000 }).catch(() => {
+		throw new Failure('no window.perfFlamegraph with timings.open after load');
+	});
+}
+
+async function canvasBox() {
+	const b = await page.locator('canvas#fg').boundingBox();
+
+	assert(b && b.width > 100 && b.height >= 16, `canvas#fg box ${JSON.stringify(b)}`);
+	return b;
+}
+
+async function canvasPixels() {
+	return decodePNG(await page.locator('canvas#fg').screenshot());
+}
+
+const rect = (label) => pf((l) => window.perfFlamegraph.rect(l), label);
+const labels = () => pf(() => window.perfFlamegraph.labels());
+const focus = () => pf(() => window.perfFlamegraph.focus());
+const highlighted = () => pf(() => window.perfFlamegraph.highlighted());
+
+/* A click in the middle of the frame drawn for label. */
+async function clickFrame(label) {
+	const b = await canvasBox(), r = await rect(label);
+
+	assert(r, `no frame drawn for ${JSON.stringify(label)}`);
+	await page.mouse.click(b.x + r.x + r.w / 2, b.y + r.y + r.h / 2);
+	return r;
+}
+
+async function hoverFrame(label) {
+	const b = await canvasBox(), r = await rect(label);
+
+	assert(r, `no frame drawn for ${JSON.stringify(label)}`);
+	await page.mouse.move(b.x + r.x + Math.min(r.w / 2, 40), b.y + r.y + r.h / 2);
+}
+
+async function typeSearch(text) {
+	const q = page.locator('input#q');
+
+	await q.fill('');
+	await q.pressSequentially(text);
+	assert(await q.inputValue() === text, `#q holds ${await q.inputValue()}`);
+}
+
+/* The #match text: matched share, samples, total. */
+async function matchText() {
+	const t = (await page.locator('#match').textContent()).trim();
+	const m = /^matched: ([0-9.]+)% \((\d+) of (\d+) samples\)$/.exec(t);
+
+	assert(m, `#match says ${JSON.stringify(t)}`);
+	return { text: t, pct: m[1], n: +m[2], of: +m[3] };
+}
+
+const within = (a, b, tol) => Math.abs(a - b) <= tol;
+
+let failed = 0, passed = 0, slug = '';
+
+/* A screenshot of the page, named after the check and the moment. */
+async function snap(moment) {
+	await page.screenshot({
+		path: path.join(artifacts, `${mode}-${slug}${moment ? '-' + moment : ''}.png`),
+		fullPage: true,
+	});
+}
+
+async function check(name, fn) {
+	let why = [];
+
+	trouble = [];
+	slug = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+	try {
+		await fn();
+	} catch (e) {
+		why.push(e instanceof Failure ? e.message : e.stack);
+	}
+	await page.waitForTimeout(50);
+	const pwned = await pf(() => window.__pwned).catch(() => undefined);
+
+	if (pwned !== undefined)
+		why.push(`window.__pwned = ${pwned}`);
+	why = why.concat(trouble);
+	if (why.length) {
+		console.log(`FAILED: ${mode}: ${name}: ${why.join('; ')}`);
+		failed++;
+	} else {
+		console.log(`ok: ${mode}: ${name}`);
+		passed++;
+	}
+	await snap('').catch(() => {});
+}
+
+mkdirSync(artifacts, { recursive: true });
+
+let data, T;
+try {
+	data = pageData();
+	T = tree(data);
+} catch (e) {
+	console.log(`FAILED: ${mode}: page data: ${e.message}`);
+	await browser.close();
+	process.exit(1);
+}
+const rootLabel = T.root.label;
+/* The page's own script elements (its script may mention "<script"). */
+const nrScripts = html.match(/<script\b[^>]*>[^]*?<\/script>/g).length;
+const total = T.root.total;
+
+/* Frames at least 2 CSS pixels wide at the top zoom: surely drawn. */
+function wideLabels(width) {
+	const s = new Set();
+
+	for (const n of nodes(T.root)) {
+		if (n.total / total * width >= 2)
+			s.add(n.label);
+	}
+	return s;
+}
+
+async function workloadChecks() {
+	const funcs = (l) => [...nodes(T.root)].filter((n) => n.label === l &&
+						       n.kind === 'func');
+
+	for (const f of ['main', 'work', 'mix'])
+		assert(funcs(f).length, `no function ${f} in the page's data`);
+
+	await check('frames render', async () => {
+		await open();
+		const b = await canvasBox(), W = b.width;
+		const n = await pf(() => window.perfFlamegraph.nodes);
+
+		assert(n === T.count, `perfFlamegraph.nodes ${n}, the data has ${T.count}`);
+		assert(await pf(() => window.perfFlamegraph.view()) === 'flame', 'view is not flame');
+		assert(await focus() === rootLabel, `focus ${await focus()}, not the root`);
+		const drawn = await labels(), known = new Set([...nodes(T.root)].map((x) => x.label));
+
+		for (const l of wideLabels(W))
+			assert(drawn.includes(l), `${JSON.stringify(l)} is wide but not drawn`);
+		for (const l of drawn)
+			assert(known.has(l), `drawn ${JSON.stringify(l)} is not in the data`);
+
+		/* Geometry: the root spans the canvas at the bottom, main
+		 * sits on its caller, mix is as wide as its samples. */
+		const r = await rect(rootLabel), main = await rect('main'),
+		      mix = await rect('mix');
+
+		assert(r && within(r.x, 0, 1) && within(r.w, W, 1.5),
+		       `root frame ${JSON.stringify(r)}, canvas ${W} wide`);
+		assert(within(r.y + r.h, b.height, 1), `root frame not at the bottom: ${JSON.stringify(r)}`);
+		assert(main && mix && mix.y < main.y, `mix ${JSON.stringify(mix)} not above main ${JSON.stringify(main)}`);
+		assert(funcs('mix').some((m) => within(mix.w, m.total / total * W, 1.5)),
+		       `mix is ${mix.w} px wide, its samples say ${funcs('mix').map((m) => m.total / total * W)}`);
+
+		/*
+		 * Pixels: painted, in several colours, where rect() says. The
+		 * rows from the root up to mix are full of frames (root, comm,
+		 * libc, main, work, then mix beside the two spins), but for
+		 * the pixel of space between two frames.
+		 */
+		const img = await canvasPixels();
+		let painted = 0, area = 0;
+		const colours = new Set();
+
+		for (let y = 0; y < img.height; y++) {
+			for (let x = 0; x < img.width; x++) {
+				const p = pixel(img, x, y).join(',');
+
+				colours.add(p);
+				if (y < Math.ceil(mix.y))
+					continue;
+				area++;
+				if (p !== WHITE)
+					painted++;
+			}
+		}
+		assert(area >= 5 * 16 * img.width && painted > 0.85 * area,
+		       `${painted} of the ${area} pixels from the root to mix painted`);
+		assert(colours.size >= 5, `${colours.size} colours on the canvas`);
+		for (const l of [rootLabel, 'main', 'work', 'mix']) {
+			const c = frameColor(img, await rect(l));
+
+			assert(c !== WHITE, `frame ${l} is ${c}`);
+		}
+		assert(frameColor(img, mix) !== frameColor(img, r), 'mix and the root have the same colour');
+	});
+
+	await check('click zooms', async () => {
+		await open();
+		const W = (await canvasBox()).width;
+		const before = await rect('mix');
+
+		assert(before.w < W * 0.9, `mix already ${before.w} of ${W} px wide`);
+		assert((await labels()).some((l) => /spin/.test(l)), 'no spin frame drawn');
+		await clickFrame('mix');
+		await snap('mix');
+		assert(await focus() === 'mix', `focus ${await focus()} after a click on mix`);
+		const after = await rect('mix');
+
+		assert(within(after.x, 0, 1) && within(after.w, W, 1.5),
+		       `zoomed mix is ${JSON.stringify(after)}, canvas ${W} wide`);
+		const drawn = await labels();
+
+		assert(!drawn.some((l) => /spin/.test(l)), 'spin, beside mix, still drawn');
+		const kids = funcs('mix').flatMap((m) => m.children)
+			.filter((c) => c.total / funcs('mix')[0].total * W >= 2);
+		assert(kids.length, 'mix has no children');
+		for (const c of kids)
+			assert(drawn.includes(c.label), `child ${c.label} of mix not drawn`);
+		/* The row of mix is painted across the canvas. */
+		const img = await canvasPixels(), y = Math.ceil(after.y) + 1;
+
+		for (const x of [2, Math.floor(W / 2), Math.floor(W) - 4])
+			assert(pixel(img, x, y).join(',') !== WHITE, `zoomed mix not painted at x=${x}`);
+		const crumbs = await page.locator('#crumbs a').allTextContents();
+
+		assert(crumbs.at(-1) === 'mix' && crumbs.includes('work') && crumbs.includes('main'),
+		       `crumbs ${JSON.stringify(crumbs)}`);
+		/* A crumb zooms out to it. */
+		await page.locator('#crumbs a', { hasText: /^work$/ }).click();
+		assert(await focus() === 'work', `focus ${await focus()} after the work crumb`);
+		assert(within((await rect('work')).w, W, 1.5), 'work not full width');
+		assert((await labels()).some((l) => /spin/.test(l)), 'spin not back under work');
+		/* zoom() does the same as a click. */
+		const ms = await pf(() => window.perfFlamegraph.zoom('mix'));
+		assert(typeof ms === 'number' && ms >= 0 && await focus() === 'mix',
+		       `zoom('mix') returned ${ms}, focus ${await focus()}`);
+		await page.locator('button#reset').click();
+		assert(await focus() === rootLabel, `focus ${await focus()} after reset`);
+		assert(within((await rect('mix')).w, before.w, 0.5), 'reset does not restore mix');
+	});
+
+	await check('hover shows the tooltip', async () => {
+		await open();
+		await hoverFrame('work');
+		const tip = page.locator('#tip');
+
+		await tip.waitFor({ state: 'visible' });
+		const t = await tip.textContent();
+
+		assert(t.includes('work'), `tooltip over work says ${JSON.stringify(t)}`);
+		await hoverFrame('mix');
+		assert((await tip.textContent()).includes('mix'), 'tooltip not updated over mix');
+	});
+
+	await check('search highlights', async () => {
+		await open();
+		const imgBefore = await canvasPixels();
+		const spin = (await labels()).filter((l) => /spin/.test(l));
+
+		assert(spin.length >= 2, `spin frames drawn: ${spin}`);
+		assert(await highlighted() === 0, 'frames highlighted before any search');
+		await typeSearch('spin');
+		await snap('spin');
+		const drawn = await labels();
+		const want = drawn.filter((l) => l.toLowerCase().includes('spin')).length;
+
+		assert(await highlighted() === want,
+		       `${await highlighted()} frames highlighted, ${want} drawn frames hold "spin"`);
+		const m = await matchText(), n = matchedSamples(T.root, /spin/i);
+
+		assert(m.n === n && m.of === total && m.pct === (100 * n / total).toFixed(2),
+		       `${m.text}, the data says ${n} of ${total}`);
+		assert(n > 0 && n < total, `spin has ${n} of ${total} samples`);
+		/* Pixels: the spin frames change colour, mix does not. */
+		const img = await canvasPixels(), s = await rect(spin[0]), x = await rect('mix');
+
+		assert(frameColor(img, s) !== frameColor(imgBefore, s),
+		       `${spin[0]} is ${frameColor(img, s)} before and after the search`);
+		assert(frameColor(img, x) === frameColor(imgBefore, x), 'mix changed colour');
+
+		/* A regular expression, anchored. */
+		await typeSearch('/^(mix|work)$/');
+		const rm = await matchText(), rn = matchedSamples(T.root, /^(mix|work)$/);
+		const rw = (await labels()).filter((l) => l === 'mix' || l === 'work').length;
+
+		assert(rm.n === rn && rm.of === total, `${rm.text}, the data says ${rn} of ${total}`);
+		assert(await highlighted() === rw, `${await highlighted()} highlighted, want ${rw}`);
+		/* search() from the interface, then nothing. */
+		const ms = await pf(() => window.perfFlamegraph.search('mix'));
+		assert(typeof ms === 'number' && ms >= 0, `search() returned ${ms}`);
+		assert(await page.locator('input#q').inputValue() === 'mix', 'search() did not set #q');
+		assert((await matchText()).n === matchedSamples(T.root, /mix/i), 'search(mix) share');
+		await typeSearch('');
+		assert(await highlighted() === 0, 'frames highlighted after clearing the search');
+	});
+
+	await check('hot instruction selects', async () => {
+		await open();
+		const rows = page.locator('table#hot tbody tr');
+		const nr = await rows.count();
+		const insns = [...nodes(T.root)].filter((n) => n.kind === 'insn');
+		const distinct = new Set(insns.map((n) => `${n.parent.label}\0${n.dso}\0${n.addr}`));
+
+		assert(nr >= Math.min(distinct.size, 10) && nr <= distinct.size,
+		       `${nr} hot rows, ${distinct.size} instructions in the data`);
+		const drawn = await labels();
+		const once = (l) => drawn.filter((d) => d === l).length === 1;
+		/* A row whose instruction is drawn once, by a label of its own. */
+		let pick = null;
+
+		for (let i = 0; i < nr && !pick; i++) {
+			const cells = await rows.nth(i).locator('td').allTextContents();
+			const hits = insns.filter((n) => cells.includes(n.label) &&
+						   cells.includes(n.parent.label));
+
+			if (hits.length === 1 && once(hits[0].label))
+				pick = { i, node: hits[0] };
+		}
+		assert(pick, 'no hot row names one drawn instruction and its function');
+		const W = (await canvasBox()).width;
+		const other = insns.find((n) => n.label !== pick.node.label && once(n.label) &&
+					 n.total / total * W >= 4);
+		assert(other, 'no other instruction frame to compare with');
+		const img0 = await canvasPixels();
+		const r = await rect(pick.node.label), o = await rect(other.label);
+
+		await rows.nth(pick.i).click();
+		await snap('selected');
+		assert(await rows.nth(pick.i).evaluate((e) => e.classList.contains('sel')),
+		       'the clicked row has no class sel');
+		assert(await page.locator('table#hot tbody tr.sel').count() === 1,
+		       'more than one row selected');
+		const h = await highlighted();
+
+		assert(h >= 1 && h < drawn.length, `${h} of ${drawn.length} frames highlighted`);
+		const img = await canvasPixels();
+
+		assert(frameColor(img, r) !== frameColor(img0, r),
+		       `frame of ${pick.node.label} not highlighted (${frameColor(img, r)})`);
+		assert(frameColor(img, o) === frameColor(img0, o),
+		       `frame of ${other.label}, another instruction, changed colour`);
+		/* Another row takes the selection. */
+		const next = pick.i === 0 ? 1 : 0;
+
+		if (nr > 1) {
+			await rows.nth(next).click();
+			assert(await page.locator('table#hot tbody tr.sel').count() === 1 &&
+			       await rows.nth(next).evaluate((e) => e.classList.contains('sel')),
+			       'the selection did not move to the other row');
+			assert(frameColor(await canvasPixels(), r) === frameColor(img0, r) ||
+			       (await rows.nth(next).locator('td').allTextContents())
+				.includes(pick.node.label),
+			       `${pick.node.label} still highlighted for another row`);
+		}
+	});
+
+	await check('views', async () => {
+		await open();
+		const W = (await canvasBox()).width;
+
+		await page.locator('button#view-icicle').click();
+		await snap('icicle');
+		assert(await pf(() => window.perfFlamegraph.view()) === 'icicle', 'not icicle');
+		const r = await rect(rootLabel), main = await rect('main');
+
+		assert(r && within(r.y, 0, 0.5) && main.y > r.y,
+		       `icicle: root ${JSON.stringify(r)}, main ${JSON.stringify(main)}`);
+		const img = await canvasPixels();
+
+		assert(frameColor(img, r) !== WHITE, 'icicle root not painted');
+		await page.locator('button#view-merged').click();
+		await snap('merged');
+		assert(await pf(() => window.perfFlamegraph.view()) === 'merged', 'not merged');
+		const m = await labels();
+
+		assert(m.filter((l) => l === 'mix').length === 1, `merged: mix drawn ${m.filter((l) => l === 'mix').length} times`);
+		const known = new Set([...nodes(T.root)].map((n) => n.label));
+
+		for (const l of m)
+			assert(known.has(l), `merged draws ${JSON.stringify(l)}, not in the data`);
+		assert(within((await rect(m[0])).w, W, 1.5), 'merged: first frame not full width');
+		await page.locator('button#view-flame').click();
+		assert(await pf(() => window.perfFlamegraph.view()) === 'flame', 'not back to flame');
+		const b = await canvasBox(), r2 = await rect(rootLabel);
+
+		assert(within(r2.y + r2.h, b.height, 1), 'flame: root not at the bottom');
+	});
+
+	await check('no request, no error', async () => {
+		await open();
+		const res = await pf(() => performance.getEntriesByType('resource').map((e) => e.name));
+
+		assert(res.length === 0, `resources loaded: ${res}`);
+		await hoverFrame('mix');
+		await clickFrame('mix');
+		await typeSearch('spin');
+		await page.locator('table#hot tbody tr').first().click();
+		await page.keyboard.press('Escape');
+	});
+}
+
+async function hostileChecks() {
+	const pwned = () => pf(() => [window.__pwned, document.querySelectorAll(
+		'img, svg, iframe, object, embed, i').length]);
+	const markup = async () => {
+		/* No element from the names: no handler attributes at all,
+		 * and only the page's own two scripts. */
+		const [handlers, scripts] = await pf(() => [
+			[...document.querySelectorAll('*')].flatMap((e) =>
+				[...e.attributes].filter((a) => /^on/i.test(a.name))
+					.map((a) => `${e.tagName} ${a.name}`)),
+			document.scripts.length]);
+
+		assert(!handlers.length, `handler attributes: ${handlers}`);
+		assert(scripts === nrScripts, `${scripts} script elements, the page has ${nrScripts}`);
+		const [p, els] = await pwned();
+
+		assert(p === undefined, `window.__pwned = ${p}`);
+		assert(els === 0, `${els} img/svg/iframe/object/embed/i elements`);
+	};
+
+	await check('names are text', async () => {
+		for (const s of [...HOSTILE, HOSTILE_COMM])
+			assert(data.strings.includes(s), `${JSON.stringify(s)} not in the data`);
+		await open();
+		const drawn = await labels();
+
+		for (const s of [...HOSTILE, HOSTILE_COMM])
+			assert(drawn.includes(s), `${JSON.stringify(s)} not drawn`);
+		await markup();
+		const img = await canvasPixels();
+
+		assert(frameColor(img, await rect(HOSTILE[0])) !== WHITE, 'hostile frame not painted');
+	});
+
+	await check('names are found by search', async () => {
+		await open();
+		for (const s of HOSTILE) {
+			await typeSearch(s);
+			await snap(`${HOSTILE.indexOf(s)}`);
+			const m = await matchText(), drawn = await labels();
+			const n = matchedSamples(T.root, { test: (l) => l.toLowerCase().includes(s.toLowerCase()) });
+
+			assert(m.n === n && n > 0, `search ${JSON.stringify(s)}: ${m.text}, want ${n}`);
+			assert(await highlighted() === drawn.filter((l) => l.toLowerCase().includes(s.toLowerCase())).length,
+			       `search ${JSON.stringify(s)}: ${await highlighted()} highlighted`);
+		}
+		await markup();
+	});
+
+	await check('hover, zoom and crumbs', async () => {
+		await open();
+		for (const s of HOSTILE) {
+			await hoverFrame(s);
+			const tip = page.locator('#tip');
+
+			await tip.waitFor({ state: 'visible' });
+			assert((await tip.textContent()).includes(s), `tooltip of ${JSON.stringify(s)}`);
+			await page.locator('button#reset').click();
+		}
+		/* The innermost: every name in the crumbs. */
+		await clickFrame(HOSTILE.at(-1));
+		await snap('innermost');
+		assert(await focus() === HOSTILE.at(-1), `focus ${await focus()}`);
+		const crumbs = await page.locator('#crumbs a').allTextContents();
+
+		for (const s of [...HOSTILE, HOSTILE_COMM])
+			assert(crumbs.includes(s), `${JSON.stringify(s)} not a crumb: ${JSON.stringify(crumbs)}`);
+		for (const s of [...HOSTILE].reverse()) {
+			await page.locator('#crumbs a').getByText(s, { exact: true }).click();
+			assert(await focus() === s, `crumb ${JSON.stringify(s)} zooms to ${await focus()}`);
+			assert(page.url() === pageURL || page.url().startsWith(pageURL + '#'),
+			       `crumb ${JSON.stringify(s)} navigated to ${page.url()}`);
+		}
+		await markup();
+	});
+
+	await check('hot rows and views', async () => {
+		await open();
+		const rows = page.locator('table#hot tbody tr');
+		const nr = Math.min(await rows.count(), 20);
+
+		assert(nr > 0, 'no hot rows');
+		for (let i = 0; i < nr; i++)
+			await rows.nth(i).click();
+		const text = await page.locator('table#hot').textContent();
+
+		assert(HOSTILE.some((s) => text.includes(s)), 'no hostile name in the hot table');
+		for (const v of ['icicle', 'merged', 'flame']) {
+			await page.locator(`button#view-${v}`).click();
+			await hoverFrame(HOSTILE[0]);
+		}
+		await markup();
+	});
+}
+
+if (mode === 'workload')
+	await workloadChecks();
+else
+	await hostileChecks();
+
+await browser.close();
+console.log(`${mode}: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
