@@ -205,6 +205,9 @@ static char *flamegraph_sym_leaves__srcline(struct flamegraph_sym_leaves *sl,
 	if (hashmap__find(cache, addr, &srcline))
 		return srcline ? strdup(srcline) : NULL;
 	srcline = get_srcline(map__dso(ms->map), addr, ms->sym, false, false, addr);
+	/* addr2line says "??:0" (or "??:?") where it has no line. */
+	if (srcline && srcline != SRCLINE_UNKNOWN && strstarts(srcline, "??"))
+		zfree_srcline(&srcline);
 	if (srcline == SRCLINE_UNKNOWN)
 		srcline = NULL;
 	if (hashmap__add(cache, addr, srcline)) {

@@ -156,15 +156,8 @@
 	let view = 'flame', top = root, focus = root, cursor = root;
 	let re = null, selected = null, rects = [], maxDepth = 0;
 	let marked = null;	/* nodes on a path to the selected insn */
+	let drawn = false;
 	const timings = { open: 0, draw: 0, search: 0, zoom: 0 };
-
-	function depthOf(n) {
-		let d = 0;
-
-		for (const c of n.c)
-			d = Math.max(d, depthOf(c));
-		return d + 1;
-	}
 
 	function hash(s) {
 		let h = 0;
@@ -196,10 +189,27 @@
 		return 'rgb(240,' + (70 + v * 2) + ',50)';
 	}
 
+	/* The deepest frame wide enough to be drawn: no empty rows. */
+	function visibleDepth(n, w) {
+		const s = n.t ? w / n.t : 0;
+		let d = n.depth;
+
+		for (const c of n.c) {
+			if (c.t * s >= 0.5)
+				d = Math.max(d, visibleDepth(c, c.t * s));
+		}
+		return d;
+	}
+
 	function draw() {
 		const t = performance.now();
-		const w = cv.clientWidth, rows = maxDepth + 1;
+		const w = cv.clientWidth;
 		const dpr = window.devicePixelRatio || 1;
+		const graph = $('graph');
+		const atBottom = graph.scrollTop + graph.clientHeight >= graph.scrollHeight - 2;
+
+		maxDepth = visibleDepth(focus, w);
+		const rows = maxDepth + 1;
 
 		cv.width = w * dpr;
 		cv.height = rows * H * dpr;
@@ -212,6 +222,10 @@
 			box(a, 0, w, a.depth);
 		walk(focus, 0, w);
 		crumbs();
+		/* A flame graph grows upwards: keep its root in sight. */
+		if (view === 'flame' && (atBottom || !drawn))
+			graph.scrollTop = graph.scrollHeight;
+		drawn = true;
 		timings.draw = performance.now() - t;
 	}
 
@@ -394,7 +408,7 @@
 		}
 		focus = top;
 		cursor = top;
-		maxDepth = depthOf(top) - 1;
+		drawn = false;
 		for (const b of ['flame', 'icicle', 'merged'])
 			$('view-' + b).classList.toggle('on', b === v);
 		mark();
@@ -518,7 +532,7 @@
 			const tr = body.insertRow();
 			const cells = [String(e.t), pct(e.t, root.t),
 				       (100 * insnShare(e.key)).toFixed(2) + '%',
-				       e.text, e.func, e.d, e.sl];
+				       e.func, e.text, e.sl, e.d];
 
 			for (const c of cells)
 				tr.insertCell().textContent = c;
@@ -554,7 +568,6 @@
 	window.addEventListener('resize', draw);
 	fillInfo();
 	fillHot();
-	maxDepth = depthOf(root) - 1;
 	draw();
 	timings.open = performance.now() - t0;
 
