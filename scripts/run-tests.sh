@@ -16,6 +16,7 @@ tests=(
 	"perf flamegraph HTML viewer in Chromium"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"
+	"perf script python: names that are not UTF-8"
 	"perf annotate basic tests"
 	"perftool-testsuite_report"
 	"perf script tests"
