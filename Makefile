@@ -9,6 +9,8 @@
 #                      perf tests; the last line is "N passed, N failed"
 #                      (installs Chromium and playwright-core for the
 #                      browser test of the HTML viewer first)
+#   make bench-viewer  time the HTML viewer in Chromium on synthetic trees,
+#                      write Documentation/viewer-benchmark.md
 #   make asan          build/asan/perf with AddressSanitizer and UBSan, and
 #                      run perf flamegraph under it on the test inputs
 #   make fuzz          fuzz the flame-graph tree and writers with libFuzzer
@@ -38,7 +40,7 @@ SERIES	:= patches/series $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps browser-deps check asan fuzz clean distclean FORCE
+.PHONY: all deps browser-deps check bench-viewer asan fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
 	@mkdir -p $(B)
@@ -92,6 +94,9 @@ browser-deps: $(NODE)/.installed
 
 check: $(PERF) $(MAN) browser-deps
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
+
+bench-viewer: $(PERF) browser-deps
+	@scripts/bench-viewer.sh $(PERF)
 
 # The same perf, with sanitizers; warnings are not errors there, as gcc's
 # -fsanitize changes what -Wformat-truncation sees.
