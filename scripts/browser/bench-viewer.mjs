@@ -252,7 +252,8 @@ const median = (a) => {
 const browser = await chromium.launch({
 	executablePath: process.env.FLAMEGRAPH_CHROMIUM || '/usr/bin/chromium',
 	headless: true,
-	args: ['--no-sandbox'],
+	/* As root, and in containers with a small /dev/shm. */
+	args: ['--no-sandbox', '--disable-dev-shm-usage'],
 });
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-viewer.'));
 const rows = [];

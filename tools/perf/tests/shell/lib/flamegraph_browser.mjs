@@ -228,7 +228,8 @@ function frameColor(img, r) {
 const browser = await chromium.launch({
 	executablePath: process.env.FLAMEGRAPH_CHROMIUM || '/usr/bin/chromium',
 	headless: true,
-	args: ['--no-sandbox'],
+	/* As root, and in containers with a small /dev/shm. */
+	args: ['--no-sandbox', '--disable-dev-shm-usage'],
 });
 const context = await browser.newContext({
 	viewport: { width: 1280, height: 900 },
