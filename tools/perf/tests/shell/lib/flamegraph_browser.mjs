@@ -194,10 +194,13 @@ function decodePNG(buf) {
 	return { width, height, data: out };
 }
 
+/* The pixel at CSS pixel (x, y) of the canvas, over the white page. */
 function pixel(img, x, y) {
-	const o = (y * img.width + x) * 4;
+	const X = Math.min(Math.floor(x * img.scale), img.width - 1);
+	const Y = Math.min(Math.floor(y * img.scale), img.height - 1);
+	const o = (Y * img.width + X) * 4, a = img.data[o + 3] / 255;
 
-	return [img.data[o], img.data[o + 1], img.data[o + 2]];
+	return [0, 1, 2].map((i) => Math.round(img.data[o + i] * a + 255 * (1 - a)));
 }
 
 const WHITE = '255,255,255';
@@ -208,8 +211,8 @@ const WHITE = '255,255,255';
  */
 function frameColor(img, r) {
 	const counts = new Map();
-	const x0 = Math.ceil(r.x) + 1, x1 = Math.min(Math.floor(r.x + r.w) - 2, img.width - 1);
-	const y0 = Math.ceil(r.y) + 1, y1 = Math.min(Math.floor(r.y + r.h) - 2, img.height - 1);
+	const x0 = Math.ceil(r.x) + 1, x1 = Math.min(Math.floor(r.x + r.w) - 2, img.cssWidth - 1);
+	const y0 = Math.ceil(r.y) + 1, y1 = Math.min(Math.floor(r.y + r.h) - 2, img.cssHeight - 1);
 
 	for (let y = y0; y <= Math.max(y0, y1); y++) {
 		for (let x = x0; x <= Math.max(x0, x1); x++) {
@@ -232,7 +235,7 @@ const browser = await chromium.launch({
 	args: ['--no-sandbox', '--disable-dev-shm-usage'],
 });
 const context = await browser.newContext({
-	viewport: { width: 1280, height: 900 },
+	viewport: { width: 1280, height: 1000 },
 	deviceScaleFactor: 1,
 	serviceWorkers: 'block',
 });
@@ -293,8 +296,52 @@ async function canvasBox() {
 	return b;
 }
 
+/*
+ * What the canvas holds, all of it: a screenshot would miss the rows that
+ * the graph's panel has scrolled away (a stack 127 frames deep from one
+ * broken callchain is enough to make the canvas taller than the panel).
+ * 'frames render' checks the screen too.
+ */
 async function canvasPixels() {
-	return decodePNG(await page.locator('canvas#fg').screenshot());
+	const [url, w, h] = await pf(() => {
+		const cv = document.getElementById('fg');
+
+		return [cv.toDataURL('image/png'), cv.clientWidth, cv.clientHeight];
+	});
+	const img = decodePNG(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+
+	img.scale = img.width / w;
+	img.cssWidth = w;
+	img.cssHeight = h;
+	return img;
+}
+
+/*
+ * Scroll the panel that holds the canvas, if it scrolls, to bring the
+ * frame into view; the frame's middle in viewport coordinates.
+ */
+async function reveal(r) {
+	await pf((f) => {
+		const cv = document.getElementById('fg');
+
+		for (let e = cv.parentElement; e; e = e.parentElement) {
+			const o = getComputedStyle(e).overflowY;
+
+			if (e.scrollHeight > e.clientHeight && (o === 'auto' || o === 'scroll')) {
+				const top = cv.getBoundingClientRect().top -
+					    e.getBoundingClientRect().top + e.scrollTop;
+
+				e.scrollTop = top + f.y + f.h / 2 - e.clientHeight / 2;
+			}
+		}
+		cv.scrollIntoView({ block: 'nearest' });
+	}, r);
+	const b = await canvasBox(), vp = page.viewportSize();
+	const x = b.x + r.x + Math.min(r.w / 2, 40), y = b.y + r.y + r.h / 2;
+
+	assert(x >= 0 && x < vp.width && y >= 0 && y < vp.height,
+	       `frame ${JSON.stringify(r)} out of sight at (${x}, ${y})`);
+	return { x, y };
 }
 
 const rect = (label) => pf((l) => window.perfFlamegraph.rect(l), label);
@@ -304,18 +351,22 @@ const highlighted = () => pf(() => window.perfFlamegraph.highlighted());
 
 /* A click in the middle of the frame drawn for label. */
 async function clickFrame(label) {
-	const b = await canvasBox(), r = await rect(label);
+	const r = await rect(label);
 
 	assert(r, `no frame drawn for ${JSON.stringify(label)}`);
-	await page.mouse.click(b.x + r.x + r.w / 2, b.y + r.y + r.h / 2);
+	const p = await reveal(r);
+
+	await page.mouse.click(p.x, p.y);
 	return r;
 }
 
 async function hoverFrame(label) {
-	const b = await canvasBox(), r = await rect(label);
+	const r = await rect(label);
 
 	assert(r, `no frame drawn for ${JSON.stringify(label)}`);
-	await page.mouse.move(b.x + r.x + Math.min(r.w / 2, 40), b.y + r.y + r.h / 2);
+	const p = await reveal(r);
+
+	await page.mouse.move(p.x, p.y);
 }
 
 async function typeSearch(text) {
@@ -400,6 +451,9 @@ function wideLabels(width) {
 	return s;
 }
 
+/* The workload's two static functions named spin, not _raw_spin_lock. */
+const SPIN = /^spin\b/;
+
 async function workloadChecks() {
 	const funcs = (l) => [...nodes(T.root)].filter((n) => n.label === l &&
 						       n.kind === 'func');
@@ -444,8 +498,8 @@ async function workloadChecks() {
 		let painted = 0, area = 0;
 		const colours = new Set();
 
-		for (let y = 0; y < img.height; y++) {
-			for (let x = 0; x < img.width; x++) {
+		for (let y = 0; y < img.cssHeight; y++) {
+			for (let x = 0; x < img.cssWidth; x++) {
 				const p = pixel(img, x, y).join(',');
 
 				colours.add(p);
@@ -456,7 +510,7 @@ async function workloadChecks() {
 					painted++;
 			}
 		}
-		assert(area >= 5 * 16 * img.width && painted > 0.85 * area,
+		assert(area >= 5 * 16 * img.cssWidth && painted > 0.85 * area,
 		       `${painted} of the ${area} pixels from the root to mix painted`);
 		assert(colours.size >= 5, `${colours.size} colours on the canvas`);
 		for (const l of [rootLabel, 'main', 'work', 'mix']) {
@@ -465,6 +519,20 @@ async function workloadChecks() {
 			assert(c !== WHITE, `frame ${l} is ${c}`);
 		}
 		assert(frameColor(img, mix) !== frameColor(img, r), 'mix and the root have the same colour');
+		/* And on the screen: the rows from the root to mix, in sight. */
+		const p = await reveal(r), cb = await canvasBox();
+		const shot = decodePNG(await page.screenshot({
+			clip: { x: cb.x, y: p.y - r.h / 2 - (r.y - mix.y), width: W, height: r.y + r.h - mix.y },
+		}));
+		let lit = 0;
+
+		shot.scale = 1;
+		for (let y = 0; y < shot.height; y++) {
+			for (let x = 0; x < shot.width; x++)
+				lit += pixel(shot, x, y).join(',') !== WHITE;
+		}
+		assert(lit > 0.85 * shot.width * shot.height,
+		       `on the screen, ${lit} of ${shot.width * shot.height} pixels from the root to mix painted`);
 	});
 
 	await check('click zooms', async () => {
@@ -473,7 +541,7 @@ async function workloadChecks() {
 		const before = await rect('mix');
 
 		assert(before.w < W * 0.9, `mix already ${before.w} of ${W} px wide`);
-		assert((await labels()).some((l) => /spin/.test(l)), 'no spin frame drawn');
+		assert((await labels()).some((l) => SPIN.test(l)), 'no spin frame drawn');
 		await clickFrame('mix');
 		await snap('mix');
 		assert(await focus() === 'mix', `focus ${await focus()} after a click on mix`);
@@ -483,7 +551,7 @@ async function workloadChecks() {
 		       `zoomed mix is ${JSON.stringify(after)}, canvas ${W} wide`);
 		const drawn = await labels();
 
-		assert(!drawn.some((l) => /spin/.test(l)), 'spin, beside mix, still drawn');
+		assert(!drawn.some((l) => SPIN.test(l)), 'spin, beside mix, still drawn');
 		const kids = funcs('mix').flatMap((m) => m.children)
 			.filter((c) => c.total / funcs('mix')[0].total * W >= 2);
 		assert(kids.length, 'mix has no children');
@@ -502,7 +570,7 @@ async function workloadChecks() {
 		await page.locator('#crumbs a', { hasText: /^work$/ }).click();
 		assert(await focus() === 'work', `focus ${await focus()} after the work crumb`);
 		assert(within((await rect('work')).w, W, 1.5), 'work not full width');
-		assert((await labels()).some((l) => /spin/.test(l)), 'spin not back under work');
+		assert((await labels()).some((l) => SPIN.test(l)), 'spin not back under work');
 		/* zoom() does the same as a click. */
 		const ms = await pf(() => window.perfFlamegraph.zoom('mix'));
 		assert(typeof ms === 'number' && ms >= 0 && await focus() === 'mix',
@@ -517,7 +585,7 @@ async function workloadChecks() {
 		await hoverFrame('work');
 		const tip = page.locator('#tip');
 
-		await tip.waitFor({ state: 'visible' });
+		await tip.waitFor({ state: 'visible', timeout: 5000 });
 		const t = await tip.textContent();
 
 		assert(t.includes('work'), `tooltip over work says ${JSON.stringify(t)}`);
@@ -528,7 +596,8 @@ async function workloadChecks() {
 	await check('search highlights', async () => {
 		await open();
 		const imgBefore = await canvasPixels();
-		const spin = (await labels()).filter((l) => /spin/.test(l));
+		/* The two functions; the search finds kernel frames too. */
+		const spin = (await labels()).filter((l) => SPIN.test(l));
 
 		assert(spin.length >= 2, `spin frames drawn: ${spin}`);
 		assert(await highlighted() === 0, 'frames highlighted before any search');
@@ -727,7 +796,7 @@ async function hostileChecks() {
 			await hoverFrame(s);
 			const tip = page.locator('#tip');
 
-			await tip.waitFor({ state: 'visible' });
+			await tip.waitFor({ state: 'visible', timeout: 5000 });
 			assert((await tip.textContent()).includes(s), `tooltip of ${JSON.stringify(s)}`);
 			await page.locator('button#reset').click();
 		}
