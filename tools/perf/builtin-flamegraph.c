@@ -21,6 +21,7 @@
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
 #include "util/flamegraph-output.h"
+#include "util/flamegraph-session.h"
 #include "util/hashmap.h"
 #include "util/machine.h"
 #include "util/map.h"
@@ -110,13 +111,6 @@ static int perf_flamegraph__frames_grow(struct perf_flamegraph *pfg, int nr)
 	return 0;
 }
 
-static bool frame_is_kernel(struct machine *machine, struct map *map, u64 ip)
-{
-	if (map)
-		return dso__kernel(map__dso(map)) != DSO_SPACE__USER;
-	return machine__kernel_ip(machine, ip);
-}
-
 /*
  * The stack of a sample, outermost caller first, as perf resolves its
  * callchain (which, for precise events, agrees with the sample IP: see
@@ -144,7 +138,7 @@ static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
 
 			frame->ms = node->ms;
 			frame->ip = node->ip;
-			frame->kernel = frame_is_kernel(machine, node->ms.map, node->ip);
+			frame->kernel = flamegraph_frame__is_kernel(machine, node->ms.map, node->ip);
 			callchain_cursor_advance(cursor);
 		}
 	} else {
@@ -227,7 +221,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	sampled.ms.map = al.map;
 	sampled.ms.sym = al.sym;
 	sampled.ip = sample->ip;
-	sampled.kernel = frame_is_kernel(machine, al.map, sample->ip);
+	sampled.kernel = flamegraph_frame__is_kernel(machine, al.map, sample->ip);
 
 	nr = perf_flamegraph__stack(pfg, evsel, sample, &al, machine, &sampled);
 	if (nr < 0) {
@@ -328,36 +322,6 @@ static int process_feature_event(struct perf_session *session,
 	return 0;
 }
 
-static int perf_flamegraph__parse_format(struct perf_flamegraph *pfg)
-{
-	const char *ext;
-
-	if (pfg->format_str) {
-		if (!strcmp(pfg->format_str, "html"))
-			pfg->format = FLAMEGRAPH_HTML;
-		else if (!strcmp(pfg->format_str, "json"))
-			pfg->format = FLAMEGRAPH_JSON;
-		else if (!strcmp(pfg->format_str, "folded"))
-			pfg->format = FLAMEGRAPH_FOLDED;
-		else
-			goto out_unknown;
-		return 0;
-	}
-
-	ext = strrchr(pfg->output, '.');
-	if (ext && !strcasecmp(ext, ".json"))
-		pfg->format = FLAMEGRAPH_JSON;
-	else if (ext && (!strcasecmp(ext, ".folded") || !strcasecmp(ext, ".txt")))
-		pfg->format = FLAMEGRAPH_FOLDED;
-	else
-		pfg->format = FLAMEGRAPH_HTML;
-	return 0;
-
-out_unknown:
-	pr_err("unknown --format '%s': use html, json or folded\n", pfg->format_str);
-	return -EINVAL;
-}
-
 static bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -366,71 +330,16 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-static char *perf_env__cmdline(struct perf_env *env)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int i;
-
-	for (i = 0; i < env->nr_cmdline; i++)
-		strbuf_addf(&sb, "%s%s", i ? " " : "", env->cmdline_argv[i]);
-	return strbuf_detach(&sb, NULL);
-}
-
-static int perf_flamegraph__write(struct perf_flamegraph *pfg, FILE *fp)
-{
-	struct perf_env *env = &pfg->session->header.env;
-	struct flamegraph_info info = {
-		.title	  = "perf flamegraph",
-		.input	  = pfg->session->data->path,
-		.event	  = pfg->evsel ? evsel__name(pfg->evsel) : NULL,
-		.hostname = env->hostname,
-		.cpu	  = env->cpu_desc,
-		.version  = env->version,
-	};
-	char date[64] = "", *header = NULL;
-	size_t header_len = 0;
-	struct stat st;
-	FILE *hfp;
-	int err;
-
-	switch (pfg->format) {
-	case FLAMEGRAPH_JSON:
-		return flamegraph__write_json(&pfg->fg, fp, /*html_safe=*/false);
-	case FLAMEGRAPH_FOLDED:
-		return flamegraph__write_folded(&pfg->fg, fp);
-	case FLAMEGRAPH_HTML:
-	default:
-		/* As perf report --header's "captured on": the file's time. */
-		if (!perf_data__is_pipe(pfg->session->data) &&
-		    !fstat(perf_data__fd(pfg->session->data), &st) &&
-		    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %Z",
-			     localtime(&st.st_mtime)))
-			info.date = date;
-		/* The header of this recording, not of ./perf.data. */
-		hfp = open_memstream(&header, &header_len);
-		if (hfp) {
-			perf_header__fprintf_info(pfg->session, hfp, /*full=*/false);
-			fclose(hfp);
-			info.header = header;
-		}
-		info.cmdline = perf_env__cmdline(env);
-		if (pfg->template)
-			err = flamegraph__write_template(&pfg->fg, fp, pfg->template, &info);
-		else
-			err = flamegraph__write_html(&pfg->fg, fp, &info);
-		free((char *)info.cmdline);
-		free(header);
-		return err;
-	}
-}
-
 static int perf_flamegraph__output(struct perf_flamegraph *pfg)
 {
 	FILE *fp = flamegraph_output__open(&pfg->out);
 
 	if (!fp)
 		return -EIO;
-	return flamegraph_output__close(&pfg->out, perf_flamegraph__write(pfg, fp));
+	return flamegraph_output__close(&pfg->out,
+					flamegraph__write_session(&pfg->fg, fp, pfg->format,
+								  pfg->session, pfg->evsel,
+								  pfg->template));
 }
 
 /*
@@ -505,54 +414,14 @@ static struct ui_progress_ops stderr_progress__ops = {
 	.finish = stderr_progress__finish,
 };
 
-/* perf's binutils lookup fails through ui__error(): keep that for -v. */
-static int flamegraph__quiet_error(const char *format, va_list args)
-{
-	veprintf(1, verbose, format, args);
-	return 0;
-}
-
-static struct perf_error_ops flamegraph__quiet_eops = {
-	.error		= flamegraph__quiet_error,
-	.warning	= flamegraph__quiet_error,
-};
-
-/*
- * The objdump for the recording's architecture, as perf annotate finds it
- * (CROSS_COMPILE, then the usual cross triplets in $PATH).  perf annotate
- * gives up without one; here the leaves of a profile from another
- * architecture become addresses with a warning instead, never the host
- * objdump's reading of foreign code.  Capstone, in-process, reads x86
- * code on any host.
- */
-static void perf_flamegraph__find_objdump(struct perf_flamegraph *pfg)
-{
-	struct perf_env *env = &pfg->session->header.env;
-	const char *arch = perf_env__arch(env);
-	int registered, err;
-
-	registered = perf_error__register(&flamegraph__quiet_eops) == 0;
-	err = perf_env__lookup_objdump(env, &annotate_opts.objdump_path);
-	if (registered)
-		perf_error__unregister(&flamegraph__quiet_eops);
-	if (!err)
-		return;
-#ifdef HAVE_LIBCAPSTONE_SUPPORT
-	if (!strcmp(arch, "x86"))
-		return;
-#endif
-	scnprintf(pfg->no_disasm, sizeof(pfg->no_disasm),
-		  "recorded on %s, and no objdump for %s was found (set CROSS_COMPILE or use --objdump)",
-		  arch, arch);
-}
-
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
 	int err;
 
 	if (pfg->asm_leaves && !annotate_opts.objdump_path)
-		perf_flamegraph__find_objdump(pfg);
+		flamegraph__find_objdump(&session->header.env, pfg->no_disasm,
+					 sizeof(pfg->no_disasm));
 
 	if (pfg->cpu_list) {
 		err = perf_session__cpu_bitmap(session, pfg->cpu_list, pfg->cpu_bitmap);
@@ -789,7 +658,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	}
 
-	ret = perf_flamegraph__parse_format(&pfg);
+	ret = flamegraph__parse_format(pfg.format_str, pfg.output, &pfg.format);
 	if (ret)
 		goto out;
 	if (pfg.template_path) {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/ctype.h>
@@ -14,9 +15,11 @@
 #include <linux/zalloc.h>
 
 #include "annotate.h"
+#include "arch/common.h"
 #include "debug.h"
 #include "disasm.h"
 #include "dso.h"
+#include "env.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
 #include "hashmap.h"
@@ -24,6 +27,7 @@
 #include "srcline.h"
 #include "symbol.h"
 #include "ui/progress.h"
+#include "ui/util.h"
 
 /*
  * The instruction leaves of one sampled symbol, wherever it was called;
@@ -376,4 +380,41 @@ out:
 	hashmap__free(fa.failed);
 	hashmap__free(fa.checked);
 	return err;
+}
+
+/* perf's binutils lookup fails through ui__error(): keep that for -v. */
+static int flamegraph__quiet_error(const char *format, va_list args)
+{
+	veprintf(1, verbose, format, args);
+	return 0;
+}
+
+static struct perf_error_ops flamegraph__quiet_eops = {
+	.error		= flamegraph__quiet_error,
+	.warning	= flamegraph__quiet_error,
+};
+
+void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
+			      size_t size)
+{
+	const char *arch = perf_env__arch(env);
+	int registered, err;
+
+	no_disasm[0] = '\0';
+	if (annotate_opts.objdump_path)
+		return;
+	registered = perf_error__register(&flamegraph__quiet_eops) == 0;
+	err = perf_env__lookup_objdump(env, &annotate_opts.objdump_path);
+	if (registered)
+		perf_error__unregister(&flamegraph__quiet_eops);
+	if (!err)
+		return;
+#ifdef HAVE_LIBCAPSTONE_SUPPORT
+	/* Capstone, in-process, reads x86 code on any host. */
+	if (!strcmp(arch, "x86"))
+		return;
+#endif
+	scnprintf(no_disasm, size,
+		  "recorded on %s, and no objdump for %s was found (set CROSS_COMPILE or use --objdump)",
+		  arch, arch);
 }

@@ -3,9 +3,29 @@
 #define __PERF_FLAMEGRAPH_ASM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct evsel;
 struct flamegraph;
+struct perf_env;
+
+/**
+ * flamegraph__find_objdump - the objdump for a recording's architecture
+ * @env: the recording's perf_env
+ * @no_disasm: set to why nothing can be disassembled, or "" if something
+ *             can: pass it to flamegraph__annotate() when not empty
+ * @size: size of @no_disasm in bytes
+ *
+ * Unless --objdump gave one, finds the objdump as perf annotate does
+ * (perf_env__lookup_objdump(): the host's for a native recording, else
+ * $CROSS_COMPILE or a cross objdump in $PATH) and sets
+ * annotate_opts.objdump_path.  perf annotate stops without one; here a
+ * profile of another architecture keeps address leaves and a warning,
+ * never the host objdump's reading of foreign code.  perf's own error
+ * message is shown only with -v.
+ */
+void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
+			      size_t size);
 
 /**
  * flamegraph__annotate - label the instruction leaves of a flame graph

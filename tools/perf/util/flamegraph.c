@@ -18,6 +18,7 @@
 #include "dso.h"
 #include "flamegraph.h"
 #include "hashmap.h"
+#include "machine.h"
 #include "map.h"
 #include "maps.h"
 #include "symbol.h"
@@ -194,6 +195,13 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 		    const struct flamegraph_frame *frames, int nr_frames,
 		    const struct flamegraph_frame *insn)
 {
+	return flamegraph__add_samples(fg, comm, frames, nr_frames, insn, 1);
+}
+
+int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
+			    const struct flamegraph_frame *frames, int nr_frames,
+			    const struct flamegraph_frame *insn, u64 nr_samples)
+{
 	struct flamegraph_key key = {
 		.kind = FLAMEGRAPH_COMM,
 		.comm = comm ?: "[unknown]",
@@ -215,8 +223,8 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 	}
 	if (!node)
 		return -ENOMEM;
-	node->self++;
-	fg->nr_samples++;
+	node->self += nr_samples;
+	fg->nr_samples += nr_samples;
 	return 0;
 }
 
@@ -225,6 +233,14 @@ const char *flamegraph_node__dso_name(const struct flamegraph_node *node)
 	const struct dso *dso = flamegraph_node__dso(node);
 
 	return dso ? dso__short_name(dso) : NULL;
+}
+
+bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
+				 u64 ip)
+{
+	if (map)
+		return dso__kernel(map__dso(map)) != DSO_SPACE__USER;
+	return machine && machine__kernel_ip(machine, ip);
 }
 
 bool flamegraph_node__is_jit(const struct flamegraph_node *node)

@@ -10,6 +10,8 @@
 
 struct dso;
 struct hashmap;
+struct machine;
+struct map;
 
 /**
  * enum flamegraph_kind - what a flame-graph node stands for
@@ -130,6 +132,21 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 		    const struct flamegraph_frame *insn);
 
 /**
+ * flamegraph__add_samples - account samples that share one stack
+ * @fg: the flame graph
+ * @comm: command name of the sampled thread
+ * @frames: the stack, as for flamegraph__add()
+ * @nr_frames: entries in @frames
+ * @insn: NULL, or the sampled instruction, as for flamegraph__add()
+ * @nr_samples: how many samples had this stack
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
+			    const struct flamegraph_frame *frames, int nr_frames,
+			    const struct flamegraph_frame *insn, u64 nr_samples);
+
+/**
  * flamegraph__finish - compute totals, labels and the output order
  * @fg: the flame graph
  *
@@ -143,6 +160,18 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__finish(struct flamegraph *fg);
+
+/**
+ * flamegraph_frame__is_kernel - whether a callchain entry is kernel code
+ * @machine: the machine of the sample
+ * @map: the entry's map, or NULL when the address is in none
+ * @ip: the entry's memory address
+ *
+ * Return: true for kernel and kernel module maps, and, without a map, for
+ * addresses in the machine's kernel range.
+ */
+bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
+				 u64 ip);
 
 /**
  * flamegraph__warn_once - whether a warning about a DSO is still due

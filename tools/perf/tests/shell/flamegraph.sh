@@ -650,6 +650,71 @@ test_progress() {
 	grep -q "perf flamegraph: .* samples of 'cpu-clock'" "$d/tty.out"
 }
 
+test_report() {
+	echo "perf report --flamegraph: what the report shows, same tree as perf flamegraph"
+	local d="${workdir}/report" n
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 60 2> /dev/null
+	# No filter: sample for sample the same stacks and leaves.
+	perf flamegraph -i "$d/r.data" --asm -o "$d/fg.folded" 2> /dev/null
+	perf report -i "$d/r.data" --flamegraph="$d/rep.folded" --asm 2> "$d/rep.err"
+	grep -q "^perf report: [0-9]* samples of 'cpu-clock', .* instruction leaves, wrote $d/rep.folded$" \
+		"$d/rep.err"
+	sort "$d/fg.folded" > "$d/a"
+	sort "$d/rep.folded" > "$d/b"
+	cmp "$d/a" "$d/b"
+	perf report -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	$check --data "$d/r.data" --json "$d/rep.json" --dso fgwork --annotate \
+		--same-name spin
+	# Filters of perf report apply: --symbols, --comm.
+	perf flamegraph -i "$d/r.data" --asm -S mix -o "$d/fg.mix.folded" 2> /dev/null
+	perf report -i "$d/r.data" --flamegraph="$d/rep.mix.folded" --asm -S mix 2> /dev/null
+	sort "$d/fg.mix.folded" > "$d/c"; sort "$d/rep.mix.folded" > "$d/e"; diff "$d/c" "$d/e"
+	grep -q ";mix;" "$d/rep.mix.folded"
+	if grep -v ";mix;[^;]*$" "$d/rep.mix.folded"; then
+		echo "a stack not ending in mix with -S mix"
+		return 1
+	fi
+	# --percent-limit: the sampled functions are those perf report lists.
+	perf report -i "$d/r.data" --stdio --no-children --sort sym \
+		--percent-limit 20 -g none 2> /dev/null |
+		sed -n 's/^ *[0-9.]*% *\[[.k]\] //p' | sed 's/ *$//' | sort -u > "$d/listed"
+	test -s "$d/listed"
+	perf report -i "$d/r.data" --flamegraph="$d/rep.pl.folded" --percent-limit 20 \
+		--sort sym 2> /dev/null
+	awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); print f[n] }' \
+		"$d/rep.pl.folded" | sed 's/ (fgwork+0x[0-9a-f]*)$//' | sort -u > "$d/shown"
+	diff "$d/listed" "$d/shown"
+	# -g callee: rooted at the sampled functions, as many samples each
+	# as perf report gives them.
+	perf report -i "$d/r.data" --flamegraph="$d/callee.folded" -g callee 2> /dev/null
+	n=$(awk -F';' '$2 == "mix" { s += $NF } END { print s }' \
+		<(sed 's/ \([0-9]*\)$/;\1/' "$d/callee.folded"))
+	test "$n" -eq "$(awk '/;mix;/ { s += $NF } END { print s }' "$d/fg.mix.folded")"
+	# --max-stack 2: at most comm and two frames.
+	perf report -i "$d/r.data" --flamegraph="$d/ms.folded" --max-stack 2 2> /dev/null
+	test "$(awk -F';' '{ print NF }' "$d/ms.folded" | sort -n | tail -1)" -le 3
+	# Bad combinations: one line, non-zero, nothing written.
+	if perf report -i "$d/r.data" --asm 2> "$d/err"; then
+		echo "--asm without --flamegraph accepted"
+		return 1
+	fi
+	grep -q "^--asm: only with --flamegraph$" "$d/err"
+	if perf report -i "$d/r.data" --flamegraph="$d/x.folded" --asm -g callee \
+		2> "$d/err"; then
+		echo "--asm with -g callee accepted"
+		return 1
+	fi
+	grep -q "instruction leaves need a caller-based graph" "$d/err"
+	if perf report -i "$d/r.data" --flamegraph="$d/x.folded" --comm nosuch \
+		> /dev/null 2> "$d/err"; then
+		echo "an empty flame graph written"
+		return 1
+	fi
+	test ! -e "$d/x.folded"
+}
+
 test_help() {
 	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
 	perf flamegraph -h 2>&1 | grep -q -- "--asm"
@@ -734,7 +799,7 @@ for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_bin
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_template test_progress test_help \
+	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_template test_progress test_report test_help \
 	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report --flamegraph: the flame graph of exactly what the report
+ * shows, built from its hist entries and their callchain trees with the
+ * flame-graph tree and writers perf flamegraph uses.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <linux/rbtree.h>
+#include <linux/zalloc.h>
+
+#include "annotate.h"
+#include "callchain.h"
+#include "comm.h"
+#include "debug.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "flamegraph-asm.h"
+#include "flamegraph-report.h"
+#include "flamegraph-session.h"
+#include "hist.h"
+#include "machine.h"
+#include "map.h"
+#include "maps.h"
+#include "session.h"
+#include "sort.h"
+#include "symbol.h"
+#include "thread.h"
+
+/* The frames of one path through an entry's callchain tree. */
+struct flamegraph_path {
+	struct flamegraph	*fg;
+	struct machine		*machine;
+	const char		*comm;
+	bool			caller;
+	bool			asm_leaves;
+	struct flamegraph_frame	*frames;
+	int			nr;
+	int			alloc;
+	u64			nr_added;
+};
+
+static int flamegraph_path__push(struct flamegraph_path *fp,
+				 struct callchain_list *chain)
+{
+	struct flamegraph_frame *frame;
+
+	if (fp->nr == fp->alloc) {
+		int alloc = fp->alloc ? fp->alloc * 2 : 64;
+		void *p = realloc(fp->frames, alloc * sizeof(*fp->frames));
+
+		if (!p)
+			return -ENOMEM;
+		fp->frames = p;
+		fp->alloc = alloc;
+	}
+	frame = &fp->frames[fp->nr++];
+	frame->ms = chain->ms;
+	frame->ip = chain->ip;
+	frame->kernel = flamegraph_frame__is_kernel(fp->machine, chain->ms.map,
+						    chain->ip);
+	return 0;
+}
+
+/*
+ * Add @count samples whose callchain is the path to here.  The path is in
+ * the report's callchain order: caller first, or callee first for an
+ * inverted graph; the sampled instruction is the callee end.
+ */
+static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count)
+{
+	struct flamegraph_frame *insn = NULL;
+
+	if (fp->asm_leaves)
+		insn = &fp->frames[fp->caller ? fp->nr - 1 : 0];
+	fp->nr_added += count;
+	return flamegraph__add_samples(fp->fg, fp->comm, fp->frames, fp->nr,
+				       insn, count);
+}
+
+static int flamegraph_path__walk(struct flamegraph_path *fp,
+				 struct callchain_node *node)
+{
+	struct callchain_list *chain;
+	struct rb_node *nd;
+	int depth = fp->nr, err = 0;
+
+	list_for_each_entry(chain, &node->val, list) {
+		err = flamegraph_path__push(fp, chain);
+		if (err)
+			return err;
+	}
+	if (node->count && fp->nr)
+		err = flamegraph_path__add(fp, node->count);
+	for (nd = rb_first(&node->rb_root_in); nd && !err; nd = rb_next(nd))
+		err = flamegraph_path__walk(fp, rb_entry(nd, struct callchain_node,
+							 rb_node_in));
+	fp->nr = depth;
+	return err;
+}
+
+static int flamegraph__add_entry(struct flamegraph_path *fp,
+				 struct hist_entry *he)
+{
+	u64 nr_samples = he->stat.nr_events;
+	struct flamegraph_frame self = {
+		.ms	= he->ms,
+		.ip	= he->ip,
+	};
+	int err = 0;
+
+	fp->comm = he->comm ? comm__str(he->comm) : NULL;
+	fp->machine = he->thread ? maps__machine(thread__maps(he->thread)) : NULL;
+	fp->nr = 0;
+	fp->nr_added = 0;
+	if (symbol_conf.use_callchain)
+		err = flamegraph_path__walk(fp, &he->callchain->node);
+
+	/* Samples without a callchain: the entry's own symbol. */
+	self.kernel = he->level != '.';
+	if (!err && fp->nr_added < nr_samples)
+		err = flamegraph__add_samples(fp->fg, fp->comm, &self, 1, NULL,
+					      nr_samples - fp->nr_added);
+	return err;
+}
+
+int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
+			  float min_pcnt, bool caller, bool asm_leaves)
+{
+	struct flamegraph_path fp = {
+		.fg	    = fg,
+		.caller	    = caller,
+		.asm_leaves = asm_leaves,
+	};
+	struct rb_node *nd;
+	int err = 0;
+
+	for (nd = rb_first_cached(&hists->entries); nd && !err; nd = rb_next(nd)) {
+		struct hist_entry *he = rb_entry(nd, struct hist_entry, rb_node);
+
+		if (he->filtered || hist_entry__get_percent_limit(he) < min_pcnt)
+			continue;
+		err = flamegraph__add_entry(&fp, he);
+	}
+	free(fp.frames);
+	return err;
+}
+
+int flamegraph_report__setup(struct flamegraph_report *fr)
+{
+	int err;
+
+	err = flamegraph__parse_format(NULL, fr->path, &fr->format);
+	if (err)
+		return err;
+	err = flamegraph_output__init(&fr->out, fr->path);
+	if (err)
+		return err;
+
+	/* A flame graph shows where samples ended: no children. */
+	symbol_conf.cumulate_callchain = false;
+	if (!callchain_param.order_set)
+		callchain_param.order = ORDER_CALLER;
+	if (fr->asm_leaves) {
+		if (callchain_param.order != ORDER_CALLER) {
+			pr_err("--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)\n");
+			return -EINVAL;
+		}
+		/* Entries for each IP, not merged per function. */
+		callchain_param.key = CCKEY_ADDRESS;
+		if (symbol__annotation_init() < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int flamegraph_report__write(struct flamegraph_report *fr,
+			     struct perf_session *session, float min_pcnt)
+{
+	struct evsel *evsel = NULL, *pos;
+	struct flamegraph fg;
+	char no_disasm[160];
+	FILE *fp;
+	int err;
+
+	evlist__for_each_entry(session->evlist, pos) {
+		if (evsel__hists(pos)->nr_entries) {
+			evsel = pos;
+			break;
+		}
+	}
+	if (!evsel) {
+		pr_err("no samples to show in %s\n", session->data->path);
+		return -ENODATA;
+	}
+	if (fr->asm_leaves && !symbol_conf.use_callchain) {
+		pr_err("--flamegraph --asm needs callchains: record with -g\n");
+		return -EINVAL;
+	}
+
+	flamegraph__init(&fg);
+	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
+				    callchain_param.order == ORDER_CALLER,
+				    fr->asm_leaves);
+	if (!err && fg.nr_samples == 0) {
+		pr_err("no samples of '%s' left to show in %s\n",
+		       evsel__name(evsel), session->data->path);
+		err = -ENODATA;
+	}
+	if (!err && fr->asm_leaves) {
+		flamegraph__find_objdump(&session->header.env, no_disasm,
+					 sizeof(no_disasm));
+		err = flamegraph__annotate(&fg, evsel,
+					   no_disasm[0] ? no_disasm : NULL,
+					   fr->format == FLAMEGRAPH_HTML);
+	}
+	if (!err)
+		err = flamegraph__finish(&fg);
+	if (err)
+		goto out;
+
+	fp = flamegraph_output__open(&fr->out);
+	if (!fp) {
+		err = -EIO;
+		goto out;
+	}
+	err = flamegraph_output__close(&fr->out,
+				       flamegraph__write_session(&fg, fp, fr->format,
+								 session, evsel, NULL));
+	if (!err)
+		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
+			" frames, %" PRIu64 " instruction leaves, wrote %s\n",
+			fg.nr_samples, evsel__name(evsel), fg.nr_nodes - 1,
+			fg.nr_insns, fr->path);
+out:
+	flamegraph__exit(&fg);
+	return err;
+}
+
+void flamegraph_report__exit(struct flamegraph_report *fr)
+{
+	flamegraph_output__exit(&fr->out);
+}

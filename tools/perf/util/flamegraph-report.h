@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_FLAMEGRAPH_REPORT_H
+#define __PERF_FLAMEGRAPH_REPORT_H
+
+#include <stdbool.h>
+#include "flamegraph.h"
+#include "flamegraph-output.h"
+
+struct hists;
+struct perf_session;
+
+/**
+ * flamegraph__add_hists - add what perf report shows of one event
+ * @fg: the flame graph
+ * @hists: perf report's hists of the event, collapsed and resorted for
+ *         output, built without children (no cumulation)
+ * @min_pcnt: perf report's --percent-limit: entries below it are left
+ *            out, as hists__fprintf() leaves them out
+ * @caller: callchains are in caller order (-g caller): the graph is
+ *          rooted at the outermost callers; in callee order (-g callee)
+ *          at the sampled functions, with their callers above them, as
+ *          perf report's callee-based call graphs are
+ * @asm_leaves: add the sampled instruction (the callee end of each
+ *              callchain) as a leaf: needs callchains keyed by address
+ *              (CCKEY_ADDRESS), or entries merge different IPs
+ *
+ * Entries filtered out by perf report (--comm, --pid, --tid, --dsos,
+ * --symbols, --parent with --exclude-other, ...) are skipped.  Each
+ * remaining entry adds its samples along its callchain tree (struct
+ * callchain_node's count), and the samples whose callchain was empty to
+ * the entry's own symbol.
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
+			  float min_pcnt, bool caller, bool asm_leaves);
+
+/**
+ * struct flamegraph_report - perf report --flamegraph[=file] [--asm]
+ * @path: the output file; NULL when no flame graph was asked for
+ * @asm_leaves: --asm
+ * @format: from @path's extension, as in perf flamegraph
+ * @out: @path, checked before the report starts
+ */
+struct flamegraph_report {
+	const char		*path;
+	bool			asm_leaves;
+	enum flamegraph_format	format;
+	struct flamegraph_output out;
+};
+
+/**
+ * flamegraph_report__setup - check the output and set perf report up
+ * @fr: the options as parsed
+ *
+ * Sets up what the flame graph needs of perf report: no children
+ * (cumulation), caller-ordered callchains unless -g gave an order, and
+ * with --asm callchains keyed by address.  Call after option parsing,
+ * before the session is processed.
+ *
+ * Return: 0, or a negative errno after one line naming the problem.
+ */
+int flamegraph_report__setup(struct flamegraph_report *fr);
+
+/**
+ * flamegraph_report__write - write the flame graph of a finished report
+ * @fr: set up by flamegraph_report__setup()
+ * @session: the report's session, its hists collapsed and resorted
+ * @min_pcnt: perf report's --percent-limit
+ *
+ * Takes the first event that has entries, says which on stderr with the
+ * samples, frames and instruction leaves written.
+ *
+ * Return: 0, or a negative errno after one line naming the problem.
+ */
+int flamegraph_report__write(struct flamegraph_report *fr,
+			     struct perf_session *session, float min_pcnt);
+
+/**
+ * flamegraph_report__exit - release what flamegraph_report__setup() took
+ * @fr: the flame graph options
+ */
+void flamegraph_report__exit(struct flamegraph_report *fr);
+
+#endif /* __PERF_FLAMEGRAPH_REPORT_H */
