@@ -20,6 +20,7 @@
 
 #include "util/dso.h"
 #include "util/flamegraph.h"
+#include "util/machine.h"
 #include "util/map.h"
 #include "util/maps.h"
 #include "util/map_symbol.h"
@@ -48,6 +49,12 @@ void map_symbol__exit(struct map_symbol *ms)
 }
 
 u64 map__rip_2objdump(struct map *map __maybe_unused, u64 rip __maybe_unused)
+{
+	abort();
+}
+
+/* flamegraph_frame__is_kernel() is not called here. */
+int machine__get_kernel_start(struct machine *machine __maybe_unused)
 {
 	abort();
 }
