@@ -667,6 +667,31 @@ test_report() {
 	perf report -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
 	$check --data "$d/r.data" --json "$d/rep.json" --dso fgwork --annotate \
 		--same-name spin
+	# perf report --sort symoff counts the same samples per instruction.
+	perf report -i "$d/r.data" --stdio --no-children --sort symoff -g none -n \
+		--dsos fgwork 2> /dev/null | grep -v '^#' > "$d/symoff"
+	python3 - "$d/rep.json" "$d/symoff" <<'PY'
+import collections, json, re, sys
+def walk(n, parent=None):
+    if n["k"] == "insn" and n.get("d") == "fgwork" and parent["k"] == "func":
+        yield parent, n
+    for c in n["c"]:
+        yield from walk(c, n)
+leaves = collections.Counter()
+for f, i in walk(json.load(open(sys.argv[1]))):
+    name = re.sub(r" \(fgwork\+0x[0-9a-f]+\)$", "", f["n"])
+    leaves[(f["a"], name, int(i["a"], 16) - int(f["a"], 16))] += i["v"]
+ours = collections.Counter()
+for (_, name, off), v in leaves.items():
+    ours[f"{name}+{off:#x} {v}"] += 1
+report = collections.Counter()
+for line in open(sys.argv[2]):
+    m = re.match(r"\s*[0-9.]+%\s+(\d+)\s+\[\.\] (\S+)\s*$", line)
+    if m:
+        report[f"{m.group(2)} {m.group(1)}"] += 1
+assert report and ours == report, (sorted(ours.items()), sorted(report.items()))
+print(f"{sum(report.values())} instructions: the same samples as perf report --sort symoff")
+PY
 	# Filters of perf report apply: --symbols, --comm.
 	perf flamegraph -i "$d/r.data" --asm -S mix -o "$d/fg.mix.folded" 2> /dev/null
 	perf report -i "$d/r.data" --flamegraph="$d/rep.mix.folded" --asm -S mix 2> /dev/null
