@@ -16,7 +16,7 @@ tests=(
 	"perf flamegraph HTML viewer in Chromium"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"
-	"perf script python: names that are not UTF-8"
+	"perf script python: names, symbol ranges, the image perf disassembles"
 	"perf annotate basic tests"
 	"perftool-testsuite_report"
 	"perf script tests"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script python: names that are not UTF-8
+# perf script python: names, symbol ranges, the image perf disassembles
 # SPDX-License-Identifier: GPL-2.0
 
 set -e
@@ -17,6 +17,10 @@ trap_cleanup() {
 	exit 1
 }
 trap trap_cleanup EXIT TERM INT
+
+# A build-id cache of the test's own (perf reads its place from its config).
+printf '[buildid]\n\tdir = %s\n' "${workdir}/buildid" > "${workdir}/perfconfig"
+export PERF_CONFIG="${workdir}/perfconfig"
 
 if ! perf version --build-options | grep -q 'libpython: .*on'; then
 	echo "Skip: perf built without python"
@@ -61,5 +65,46 @@ echo "python: $(cat "${workdir}/out"); perf script: ${top} samples"
 test "${top}" -gt 0
 grep -q "^samples ${top} entries [0-9]*$" "${workdir}/out"
 test "$(sed -n 's/.* entries //p' "${workdir}/out")" -ge "${top}"
+
+# The symbol's range, as nm (DSO addresses) and objdump print it, and the
+# image perf would disassemble: the build-id cache's copy, also once the
+# binary is gone from its path.
+cp "${workdir}/prog" "${workdir}/prog.orig"
+rm "${workdir}/prog"
+cat > "${workdir}/ranges.py" <<'PY'
+seen = {}
+
+def process_event(param_dict):
+    if param_dict.get("symbol") == "sp\ufffdin" and "sym_start" in param_dict:
+        d = param_dict
+        seen["sample"] = (d["sym_start"], d["sym_end"], d["sym_objdump_start"],
+                          d["sym_objdump_end"], d.get("dso_disasm_path", ""))
+    for e in param_dict.get("callchain", []):
+        s = e.get("sym", {})
+        if s.get("name") == "main":
+            seen["main"] = (s["start"], s["end"], s["objdump_start"],
+                            s["objdump_end"], e.get("dso_disasm_path", ""))
+
+def trace_end():
+    for k in sorted(seen):
+        print(k, " ".join("%x" % v if isinstance(v, int) else v for v in seen[k]))
+PY
+perf script -i "${workdir}/p.data" -s "${workdir}/ranges.py" > "${workdir}/ranges" \
+	2> /dev/null
+cat "${workdir}/ranges"
+bid=$(readelf -n "${workdir}/prog.orig" | sed -n 's/.*Build ID: *//p')
+cached="${workdir}/buildid/.build-id/${bid:0:2}/${bid:2}/elf"
+for sym in main "$(printf 'sp\255in')"; do
+	key=main
+	[ "${sym}" = main ] || key=sample
+	start=$(nm -S "${workdir}/prog.orig" | LC_ALL=C awk -v s="${sym}" '$4 == s { print $1 }')
+	size=$(nm -S "${workdir}/prog.orig" | LC_ALL=C awk -v s="${sym}" '$4 == s { print $2 }')
+	start=$(printf '%x' $((16#${start})))
+	end=$(printf '%x' $((16#${start} + 16#${size})))
+	# objdump -d prints the symbol at the same address in this binary.
+	objdump -d "${workdir}/prog.orig" | LC_ALL=C grep -q "^0*${start} <${sym}>:$"
+	grep -qx "${key} ${start} ${end} ${start} ${end} ${cached}" "${workdir}/ranges"
+done
+test -r "${cached}"
 cleanup
 exit 0
