@@ -135,6 +135,12 @@ test_rebuilt_binary() {
 	$check --data "${workdir}/rebuilt.data" --json "${workdir}/rebuilt.json" \
 		--dso rebuilt --binary "${workdir}/rebuilt.orig" --annotate \
 		--objdump-binary "${workdir}/rebuilt.orig"
+	# perf report --flamegraph --asm takes the same code path.
+	perf report -i "${workdir}/rebuilt.data" --flamegraph="${workdir}/rep.json" \
+		--asm > /dev/null 2>&1
+	$check --data "${workdir}/rebuilt.data" --json "${workdir}/rep.json" \
+		--dso rebuilt --binary "${workdir}/rebuilt.orig" --annotate \
+		--objdump-binary "${workdir}/rebuilt.orig"
 }
 
 test_pipe_rebuilt() {
@@ -740,6 +746,47 @@ PY
 	test ! -e "$d/x.folded"
 }
 
+test_flamegraph_py() {
+	echo "perf script report flamegraph --asm: the same tree as perf flamegraph --asm"
+	local d="${workdir}/fgpy" src="${shelldir}/lib/flamegraph" perfdir
+
+	# Where perf script finds its scripts: this tree's, if perf is not
+	# installed with them.
+	perfdir=$(cd "${shelldir}/../.." && pwd)
+	[ -x "${perfdir}/scripts/python/bin/flamegraph-report" ] &&
+		export PERF_EXEC_PATH="${perfdir}"
+	if ! perf version --build-options | grep -q 'libpython: .*on'; then
+		echo "perf without python: skipped"
+		return 0
+	fi
+	mkdir "$d"
+	build_workload "$d/prog" --own-build-id
+	(cd "$d" && perf record -q -e cpu-clock -g ./prog 30 2> /dev/null)
+	# Rebuilt since: both must take the recorded one from the cache.
+	cc -O2 -g -o "$d/prog" "${src}"/*.c
+	(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
+		> /dev/null 2> py.err)
+	perf flamegraph -i "$d/perf.data" --asm --format json -o "$d/fg.json" 2> /dev/null
+	cmp "$d/py.json" "$d/fg.json"
+	grep -q '"k":"insn"' "$d/py.json"
+	$check --data "$d/perf.data" --json "$d/py.json" --dso prog --annotate \
+		--same-name spin
+	# Another input than the one perf flamegraph would read: one line.
+	cp "$d/perf.data" "$d/other.data"
+	: > "$d/empty"
+	if (cd "$d" && perf script -i other.data -s "${perfdir}/scripts/python/flamegraph.py" \
+		-- --asm -f json -o x.json -i empty > /dev/null 2> x.err); then
+		echo "mismatched input accepted"
+		return 1
+	fi
+	grep -q "^--asm: perf flamegraph failed: \|give the input with -i" "$d/x.err"
+	if grep -q Traceback "$d/x.err"; then
+		cat "$d/x.err"
+		return 1
+	fi
+	test ! -e "$d/x.json"
+}
+
 test_help() {
 	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
 	perf flamegraph -h 2>&1 | grep -q -- "--asm"
@@ -824,7 +871,7 @@ for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_bin
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
-	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_template test_progress test_report test_help \
+	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters test_outputs test_template test_progress test_report test_flamegraph_py test_help \
 	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
