@@ -473,8 +473,9 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 
 	if (pfg->asm_leaves && pfg->evsel) {
 		err = flamegraph__annotate(&pfg->fg, pfg->evsel,
-					   pfg->no_disasm[0] ? pfg->no_disasm : NULL,
-					   pfg->format == FLAMEGRAPH_HTML);
+					   pfg->no_disasm[0] ? pfg->no_disasm : NULL);
+		if (!err && pfg->format == FLAMEGRAPH_HTML)
+			err = flamegraph__add_srclines(&pfg->fg, FLAMEGRAPH_SRCLINES_MAX);
 		if (err)
 			return err;
 	}

@@ -24,7 +24,6 @@
 #include "flamegraph-asm.h"
 #include "hashmap.h"
 #include "map.h"
-#include "srcline.h"
 #include "symbol.h"
 #include "ui/progress.h"
 #include "ui/util.h"
@@ -44,7 +43,6 @@ struct flamegraph_asm {
 	struct flamegraph *fg;
 	struct evsel	*evsel;
 	const char	*no_disasm;
-	bool		srclines;
 	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
@@ -58,12 +56,6 @@ static size_t ptr_hash(long key, void *ctx __maybe_unused)
 static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return key1 == key2;
-}
-
-/* hashmap mixes the bits itself: nearby addresses must stay apart. */
-static size_t addr_hash(long key, void *ctx __maybe_unused)
-{
-	return key;
 }
 
 /* One line from messages that span several. */
@@ -194,48 +186,13 @@ annotation_lines__find(struct annotation_line **lines, size_t nr, s64 offset)
 	return lo ? lines[lo - 1] : NULL;
 }
 
-/*
- * "file:line" of an instruction (an objdump address), from perf's srcline
- * machinery (addr2line on the image perf loaded the symbols from), or
- * NULL where debug info doesn't say.  Leaves of one instruction under
- * different callers ask once.
- */
-static char *flamegraph_sym_leaves__srcline(struct flamegraph_sym_leaves *sl,
-					    struct hashmap *cache, u64 addr)
-{
-	struct map_symbol *ms = &sl->func->ms;
-	char *srcline;
-
-	if (hashmap__find(cache, addr, &srcline))
-		return srcline ? strdup(srcline) : NULL;
-	srcline = get_srcline(map__dso(ms->map), addr, ms->sym, false, false, addr);
-	/* addr2line says "??:0" (or "??:?") where it has no line. */
-	if (srcline && srcline != SRCLINE_UNKNOWN && strstarts(srcline, "??"))
-		zfree_srcline(&srcline);
-	if (srcline == SRCLINE_UNKNOWN)
-		srcline = NULL;
-	if (hashmap__add(cache, addr, srcline)) {
-		free(srcline);
-		return NULL;
-	}
-	return srcline ? strdup(srcline) : NULL;
-}
-
 static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 					struct annotation_line **lines,
-					size_t nr, u64 start, bool srclines)
+					size_t nr, u64 start)
 {
 	struct symbol *sym = sl->func->ms.sym;
-	struct hashmap *cache = NULL;
-	struct hashmap_entry *cur;
-	size_t i, bkt;
-	int err = 0;
+	size_t i;
 
-	if (srclines) {
-		cache = hashmap__new(addr_hash, ptr_equal, NULL);
-		if (IS_ERR(cache))
-			return -ENOMEM;
-	}
 	for (i = 0; i < sl->nr; i++) {
 		struct flamegraph_node *leaf = sl->leaves[i];
 		struct annotation_line *al;
@@ -247,24 +204,12 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 			continue;
 		text = skip_spaces(al->line);
 		leaf->objdump_addr = start + al->offset;
-		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0) {
-			err = -ENOMEM;
-			break;
-		}
+		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0)
+			return -ENOMEM;
 		free(leaf->label);
 		leaf->label = label;
-		if (cache) {
-			free(leaf->srcline);
-			leaf->srcline = flamegraph_sym_leaves__srcline(sl, cache,
-								       leaf->objdump_addr);
-		}
 	}
-	if (cache) {
-		hashmap__for_each_entry(cache, cur, bkt)
-			free(cur->pvalue);
-		hashmap__free(cache);
-	}
-	return err;
+	return 0;
 }
 
 static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
@@ -333,8 +278,7 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 		}
 		lines[nr++] = al;
 	}
-	err = flamegraph_sym_leaves__label(sl, lines, nr, notes->src->start,
-					   fa->srclines);
+	err = flamegraph_sym_leaves__label(sl, lines, nr, notes->src->start);
 	free(lines);
 	/* The text is in the labels now: free the disassembly. */
 	annotated_source__purge(notes->src);
@@ -342,13 +286,12 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 }
 
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
-			 const char *no_disasm, bool srclines)
+			 const char *no_disasm)
 {
 	struct flamegraph_asm fa = {
 		.fg	   = fg,
 		.evsel	   = evsel,
 		.no_disasm = no_disasm,
-		.srclines  = srclines,
 	};
 	struct hashmap_entry *cur;
 	struct ui_progress prog;

@@ -35,8 +35,6 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * @no_disasm: NULL, or why nothing can be disassembled (a profile of
  *             another architecture and no objdump for it): then every
  *             leaf keeps its address and each DSO's warning says this
- * @srclines: also look up the source file and line of each instruction
- *            (perf's srcline code: addr2line, one process per DSO)
  *
  * Each sampled symbol is disassembled once, through perf's disasm layer
  * (symbol__annotate()), so the build-id cache, --symfs, kcore, the
@@ -54,6 +52,26 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
-			 const char *no_disasm, bool srclines);
+			 const char *no_disasm);
+
+/* The hot instructions table of the HTML page shows 100. */
+#define FLAMEGRAPH_SRCLINES_MAX	256
+
+/**
+ * flamegraph__add_srclines - source lines for the hottest instructions
+ * @fg: the flame graph, instruction leaves labelled by
+ *      flamegraph__annotate(), not yet finished
+ * @max: how many instructions at most, the ones with the most samples
+ *
+ * Sets @srcline ("file:line") of the instruction leaves of the @max
+ * hottest instructions (an instruction: its DSO and objdump address,
+ * wherever it was called from), where debug info has a line.  perf's
+ * srcline code (addr2line) answers one address at a time, so looking up
+ * every instruction of a large profile takes seconds: the hot ones are
+ * those a reader looks at.
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max);
 
 #endif /* __PERF_FLAMEGRAPH_ASM_H */

@@ -212,8 +212,9 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		flamegraph__find_objdump(&session->header.env, no_disasm,
 					 sizeof(no_disasm));
 		err = flamegraph__annotate(&fg, evsel,
-					   no_disasm[0] ? no_disasm : NULL,
-					   fr->format == FLAMEGRAPH_HTML);
+					   no_disasm[0] ? no_disasm : NULL);
+		if (!err && fr->format == FLAMEGRAPH_HTML)
+			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
 	}
 	if (!err)
 		err = flamegraph__finish(&fg);
