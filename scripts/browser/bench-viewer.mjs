@@ -35,6 +35,7 @@ const pwVersion = require('playwright-core/package.json').version;
 const sizes = (process.env.BENCH_SIZES || '1000,10000,100000').split(',').map(Number);
 const runs = +(process.env.BENCH_RUNS || 7);
 
+const load0 = os.loadavg()[0];
 const page0 = readFileSync(pagePath, 'utf8');
 const DATA_RE = /(<script type="application\/json" id="fg-data">)[^]*?(<\/script>)/;
 
@@ -316,7 +317,7 @@ try {
 			      zoom: median(res.zoom), search: median(res.search) };
 
 		console.log(`  ${count} nodes: ${bytes} bytes (${row.perNode.toFixed(1)}/node), ` +
-			    `open ${row.open.toFixed(1)} ms, load ${row.load} ms, zoom ${row.zoom.toFixed(1)} ms, ` +
+			    `open ${row.open.toFixed(1)} ms (draw ${row.draw.toFixed(1)}), load ${row.load} ms, zoom ${row.zoom.toFixed(1)} ms, ` +
 			    `search ${row.search.toFixed(1)} ms`);
 		rows.push(row);
 	}
@@ -344,17 +345,22 @@ fixed stack starts, call paths 5 to ~40 deep along a skewed call graph, a
 quarter of them ending in the kernel, every stack ending in one of its
 function's instructions, C++ names with \`<\`, \`>\` and \`&\` to escape. Each
 page is opened ${runs} times in a fresh headless Chromium page (1600x1000,
-device scale 1); the numbers are medians.
+device scale 1); the numbers are medians. They come from one machine and
+one run of \`make bench-viewer\`: the load average under Machine says how
+busy it was (on a small machine shared with other work they move by half
+between runs).
 
-| nodes | HTML bytes | bytes/node | data bytes/node | open ms | load ms | zoom ms | search ms |
-|---:|---:|---:|---:|---:|---:|---:|---:|
-${rows.map((r) => `| ${r.nodes} | ${r.bytes} | ${r.perNode.toFixed(1)} | ${r.dataPerNode.toFixed(1)} | ${ms(r.open)} | ${r.load} | ${ms(r.zoom)} | ${ms(r.search)} |`).join('\n')}
+| nodes | HTML bytes | bytes/node | data bytes/node | open ms | first draw ms | load ms | zoom ms | search ms |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${rows.map((r) => `| ${r.nodes} | ${r.bytes} | ${r.perNode.toFixed(1)} | ${r.dataPerNode.toFixed(1)} | ${ms(r.open)} | ${ms(r.draw)} | ${r.load} | ${ms(r.zoom)} | ${ms(r.search)} |`).join('\n')}
 
 - **bytes/node**: the whole page over its nodes; **data bytes/node**: the
   \`fg-data\` element alone (the viewer's script and style are the rest).
 - **open**: \`window.perfFlamegraph.timings.open\`, from the start of the
   viewer's script to the end of its first draw (JSON.parse of the data
   included).
+- **first draw**: \`timings.draw\` right after opening: the part of open
+  spent drawing.
 - **load**: from \`page.goto()\` until \`window.perfFlamegraph\` is there, as
   seen by playwright-core (HTML parsing, the data, the script, the first
   draw and the round trips of the driver).
@@ -371,6 +377,7 @@ ${rows.map((r) => `| ${r.nodes} | ${r.bytes} | ${r.perNode.toFixed(1)} | ${r.dat
 - perf: ${process.env.BENCH_PERF || '?'}, viewer of commit ${process.env.BENCH_REV || '?'}
 - Node.js: ${process.version}, playwright-core ${pwVersion}
 - Kernel: ${os.release()}
+- Load average (1 min) as the run began: ${load0.toFixed(2)}, after it: ${os.loadavg()[0].toFixed(2)}
 
 ## Commands
 
