@@ -9,6 +9,8 @@
 #                      perf tests; the last line is "N passed, N failed"
 #                      (installs Chromium and playwright-core for the
 #                      browser test of the HTML viewer first)
+#   make bench         time perf flamegraph against perf script, report,
+#                      annotate and flamegraph.py: Documentation/benchmarks.md
 #   make bench-viewer  time the HTML viewer in Chromium on synthetic trees,
 #                      write Documentation/viewer-benchmark.md
 #   make asan          build/asan/perf with AddressSanitizer and UBSan, and
@@ -40,7 +42,7 @@ SERIES	:= patches/series $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps browser-deps check bench-viewer asan fuzz clean distclean FORCE
+.PHONY: all deps browser-deps check bench bench-viewer asan fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
 	@mkdir -p $(B)
@@ -94,6 +96,11 @@ browser-deps: $(NODE)/.installed
 
 check: $(PERF) $(MAN) browser-deps
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
+
+# perf flamegraph against perf script, report, annotate and flamegraph.py
+# on recorded profiles: Documentation/benchmarks.md. Minutes, not seconds.
+bench: $(PERF)
+	@scripts/bench-flamegraph.sh
 
 bench-viewer: $(PERF) browser-deps
 	@scripts/bench-viewer.sh $(PERF)

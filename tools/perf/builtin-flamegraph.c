@@ -39,6 +39,7 @@
 #include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 #include <linux/zalloc.h>
 
 #include <errno.h>
@@ -81,7 +82,16 @@ struct perf_flamegraph {
 	u64			nr_other_event;
 	u64			nr_kernel_unmapped;
 	struct hashmap		*checked_dsos;	/* dso__replaced_since_mmap() done */
+	u64			add_ns;		/* time in flamegraph__add() */
 };
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
 
 static size_t ptr_hash(long key, void *ctx __maybe_unused)
 {
@@ -184,6 +194,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	struct flamegraph_frame sampled;
 	struct addr_location al;
 	int nr, ret = 0;
+	u64 t0;
 
 	if (!pfg->evsel) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, evsel->evlist);
@@ -230,8 +241,11 @@ static int process_sample_event(const struct perf_tool *tool,
 	}
 	if (sampled.kernel && !sampled.ms.map)
 		pfg->nr_kernel_unmapped++;
+	t0 = verbose > 0 ? now_ns() : 0;
 	ret = flamegraph__add(&pfg->fg, thread__comm_str(al.thread),
 			      pfg->frames, nr, pfg->asm_leaves ? &sampled : NULL);
+	if (t0)
+		pfg->add_ns += now_ns() - t0;
 out:
 	addr_location__exit(&al);
 	return ret;
@@ -417,6 +431,7 @@ static struct ui_progress_ops stderr_progress__ops = {
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
+	u64 t[5];
 	int err;
 
 	if (pfg->asm_leaves && !annotate_opts.objdump_path)
@@ -447,7 +462,9 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		}
 	}
 
+	t[0] = now_ns();
 	err = perf_session__process_events(session);
+	t[1] = now_ns();
 	if (err) {
 		pr_err("failed to process the events of %s\n", session->data->path);
 		return err;
@@ -479,13 +496,20 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		if (err)
 			return err;
 	}
+	t[2] = now_ns();
 	err = flamegraph__finish(&pfg->fg);
 	if (err)
 		return err;
 
+	t[3] = now_ns();
 	err = perf_flamegraph__output(pfg);
 	if (err)
 		return err;
+	t[4] = now_ns();
+	/* Where the time went, for make bench. */
+	pr_debug("perf flamegraph: phases (ms): events %.1f (of which tree %.1f), disassembly %.1f, finish %.1f, write %.1f\n",
+		 (t[1] - t[0]) / 1e6, pfg->add_ns / 1e6, (t[2] - t[1]) / 1e6,
+		 (t[3] - t[2]) / 1e6, (t[4] - t[3]) / 1e6);
 
 	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
 		pfg->fg.nr_samples,
