@@ -9,6 +9,8 @@
 #                      perf tests; the last line is "N passed, N failed"
 #                      (installs Chromium and playwright-core for the
 #                      browser test of the HTML viewer first)
+#   make patches       the mailing-list series in build/patches
+#   make check-patches apply it patch by patch, build, checkpatch, test
 #   make bench         time perf flamegraph against perf script, report,
 #                      annotate and flamegraph.py: Documentation/benchmarks.md
 #   make bench-viewer  time the HTML viewer in Chromium on synthetic trees,
@@ -42,7 +44,7 @@ SERIES	:= patches/series $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps browser-deps check bench bench-viewer asan fuzz clean distclean FORCE
+.PHONY: all deps browser-deps check bench bench-viewer patches check-patches asan fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
 	@mkdir -p $(B)
@@ -96,6 +98,15 @@ browser-deps: $(NODE)/.installed
 
 check: $(PERF) $(MAN) browser-deps
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
+
+# The mailing-list series (patches/commits says which file goes where):
+# build/patches, and its check: each patch applies, builds with WERROR=1
+# and passes checkpatch --strict; the tests pass on the last.
+patches: $(BASE)/.base-version
+	@scripts/make-patches.sh $(BASE) $(B)/patches
+
+check-patches: patches
+	@scripts/check-patches.sh $(BASE) $(B)/patches
 
 # perf flamegraph against perf script, report, annotate and flamegraph.py
 # on recorded profiles: Documentation/benchmarks.md. Minutes, not seconds.

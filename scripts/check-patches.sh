@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-patches.sh BASE PATCHDIR: apply the series written by make patches
+# to a pristine copy of the base one patch at a time with git am, build
+# perf after each with WERROR=1, run the base's checkpatch.pl --strict on
+# each (no error, no warning), and run the tests on the last. One line per
+# patch; stops at the first problem.
+
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+base=$(cd "$1" && pwd)
+patches=$(cd "$2" && pwd)
+work=$top/build/check-patches
+obj=$work-obj
+makeflags="BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 NO_GTK2=1 NO_LIBBPF=1 WERROR=1"
+
+name=$(git -C "$top" config user.name || true)
+email=$(git -C "$top" config user.email || true)
+if [ -z "$name" ] || [ -z "$email" ]; then
+	echo "check-patches: no git identity: set git config user.name and user.email" >&2
+	exit 1
+fi
+
+rm -rf "$work" "$obj"
+mkdir -p "$work" "$obj"
+cp -a "$base/." "$work/"
+cd "$work"
+git init -q
+git config user.name "$name"
+git config user.email "$email"
+git add -A
+git commit -q -m base
+
+n=0
+for p in "$patches"/[0-9][0-9][0-9][0-9]-*.patch; do
+	case "$p" in *0000-cover-letter.patch) continue ;; esac
+	n=$((n + 1))
+	subject=$(sed -n 's/^Subject: \[PATCH [0-9/]*\] //p' "$p")
+	if ! git am -q "$p" > "$obj/am.log" 2>&1; then
+		echo "FAIL $n $subject: git am"
+		cat "$obj/am.log"
+		exit 1
+	fi
+	if ! make -C tools/perf O="$obj" $makeflags -j"$(nproc)" > "$obj/build.log" 2>&1; then
+		echo "FAIL $n $subject: build"
+		grep -E "error|Error" "$obj/build.log" | head -20
+		exit 1
+	fi
+	cp "$p" "$obj/check.patch"
+	if ! ./scripts/checkpatch.pl --strict --no-summary "$obj/check.patch" > "$obj/checkpatch.log" 2>&1; then
+		if grep -qE "^(ERROR|WARNING):" "$obj/checkpatch.log"; then
+			echo "FAIL $n $subject: checkpatch"
+			grep -E -A4 "^(ERROR|WARNING):" "$obj/checkpatch.log" | head -40
+			exit 1
+		fi
+	fi
+	checks=$(grep -c "^CHECK:" "$obj/checkpatch.log" || true)
+	echo "ok   $n $subject (builds with WERROR=1; checkpatch: $checks CHECKs)"
+done
+
+echo "  TESTS  the tests of the whole series"
+"$top/scripts/run-tests.sh" "$obj/perf" "$work/tools/perf"
