@@ -10,7 +10,8 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 base=$(cd "$1" && pwd)
-out=$2
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
 work=$top/build/series
 
 name=$(git -C "$top" config user.name || true)
@@ -20,8 +21,8 @@ if [ -z "$name" ] || [ -z "$email" ]; then
 	exit 1
 fi
 
-rm -rf "$work" "$out"
-mkdir -p "$work" "$out"
+rm -rf "$work" "$out"/*.patch
+mkdir -p "$work"
 cp -a "$base/." "$work/"
 cd "$work"
 git init -q
