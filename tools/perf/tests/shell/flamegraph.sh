@@ -793,7 +793,7 @@ test_help() {
 	perf flamegraph -h 2>&1 | grep -q -- "--asm"
 	perf 2>&1 | grep -q "^   flamegraph "
 	if command -v man > /dev/null; then
-		MANPAGER=cat perf help flamegraph 2>&1 | grep -q -- "--disassembler-style"
+		MANPAGER="cat" perf help flamegraph 2>&1 | grep -q -- "--disassembler-style"
 	fi
 }
 
