@@ -148,7 +148,8 @@ static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
 
 			frame->ms = node->ms;
 			frame->ip = node->ip;
-			frame->kernel = flamegraph_frame__is_kernel(machine, node->ms.map, node->ip);
+			frame->kernel = flamegraph_frame__is_kernel(machine, node->ms.map,
+								    node->ip);
 			callchain_cursor_advance(cursor);
 		}
 	} else {
@@ -484,8 +485,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	 * have no names.
 	 */
 	if (pfg->nr_kernel_unmapped) {
-		pr_warning("Warning: %" PRIu64 " kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
-			   pfg->nr_kernel_unmapped);
+		pr_warning("Warning: %llu kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
+			   (unsigned long long)pfg->nr_kernel_unmapped);
 	}
 
 	if (pfg->asm_leaves && pfg->evsel) {

@@ -60,7 +60,7 @@ bool dso__replaced_since_mmap(struct dso *dso, char *msg, size_t size)
 	if (gen < 0 || (u32)gen == (u32)id->ino_generation)
 		return false;
 	snprintf(msg, size,
-		 "replaced since the recording (inode generation %" PRIu64 ", recorded %" PRIu64 ")",
-		 (u64)gen, id->ino_generation);
+		 "replaced since the recording (inode generation %llu, recorded %llu)",
+		 (unsigned long long)gen, (unsigned long long)id->ino_generation);
 	return true;
 }

@@ -3,14 +3,12 @@
  * Workload for the perf script python test: its hot function's ELF
  * symbol is "sp\xadin", not UTF-8 (gas takes a quoted name byte for byte).
  * Called through a pointer, as gas can't take such a name as the operand
- * of a call.
+ * of a call; the empty asm keeps the compiler from dropping the work.
  */
 #include <stdlib.h>
 
-volatile unsigned long sink;
-
-unsigned long __attribute__((noinline)) spin(unsigned long n) __asm__("\"sp\xadin\"");
-unsigned long __attribute__((noinline)) spin(unsigned long n)
+unsigned long spin(unsigned long n) __asm__("\"sp\xadin\"");
+unsigned long spin(unsigned long n)
 {
 	unsigned long x = 0, i;
 
@@ -19,13 +17,16 @@ unsigned long __attribute__((noinline)) spin(unsigned long n)
 	return x;
 }
 
-static unsigned long (*volatile spin_ptr)(unsigned long n) = spin;
+unsigned long (*spin_ptr)(unsigned long n) = spin;
 
 int main(int argc, char **argv)
 {
 	unsigned long i, loops = argc > 1 ? strtoul(argv[1], NULL, 0) : 100;
+	unsigned long sink = 0;
 
-	for (i = 0; i < loops; i++)
+	for (i = 0; i < loops; i++) {
 		sink += spin_ptr(1000000);
+		asm volatile("" : "+r" (sink));
+	}
 	return 0;
 }

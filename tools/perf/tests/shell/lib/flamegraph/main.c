@@ -9,9 +9,9 @@
 extern unsigned long (*spin_one)(unsigned long n);
 extern unsigned long (*spin_two)(unsigned long n);
 
-volatile unsigned long sink;
+unsigned long sink;
 
-static unsigned long __attribute__((noinline)) mix(unsigned long n)
+static unsigned long mix(unsigned long n)
 {
 	unsigned long x = n, i;
 
@@ -20,7 +20,7 @@ static unsigned long __attribute__((noinline)) mix(unsigned long n)
 	return x;
 }
 
-static void __attribute__((noinline)) work(unsigned long n)
+static void work(unsigned long n)
 {
 	sink += spin_one(n);
 	sink += spin_two(2 * n);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One of two static functions named spin: see main.c. */
 
-static unsigned long __attribute__((noinline)) spin(unsigned long n)
+static unsigned long spin(unsigned long n)
 {
 	unsigned long x = 1, i;
 
