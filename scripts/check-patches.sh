@@ -47,13 +47,33 @@ for p in "$patches"/[0-9][0-9][0-9][0-9]-*.patch; do
 		grep -E "error|Error" "$obj/build.log" | head -20
 		exit 1
 	fi
-	cp "$p" "$obj/check.patch"
-	if ! ./scripts/checkpatch.pl --strict --no-summary "$obj/check.patch" > "$obj/checkpatch.log" 2>&1; then
-		if grep -qE "^(ERROR|WARNING):" "$obj/checkpatch.log"; then
-			echo "FAIL $n $subject: checkpatch"
-			grep -E -A4 "^(ERROR|WARNING):" "$obj/checkpatch.log" | head -40
-			exit 1
-		fi
+	# --no-tree: the base is a tarball, without git history (for commit
+	# ids) or MAINTAINERS (tools/perf/ is in its perf entry, F: tools/perf/).
+	./scripts/checkpatch.pl --strict --no-tree --show-types \
+		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" > "$obj/checkpatch.log" 2>&1 || true
+	# perf's shell tests keep their name on line 2 and the SPDX tag on
+	# line 3 (tests/tests-scripts.c reads the name there): not a problem.
+	problems=$(python3 - "$obj/checkpatch.log" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+n = 0
+for block in text.split("\n\n"):
+    m = re.match(r"(ERROR|WARNING):(\w+):", block)
+    if not m:
+        continue
+    f = re.search(r"FILE: (\S+?):\d+:", block)
+    if (m.group(2) == "SPDX_LICENSE_TAG" and f and
+            re.match(r"tools/perf/tests/shell/[^/]+\.sh$", f.group(1))):
+        continue
+    print(block)
+    n += 1
+sys.exit(0)
+PY
+)
+	if [ -n "$problems" ]; then
+		echo "FAIL $n $subject: checkpatch"
+		echo "$problems" | head -40
+		exit 1
 	fi
 	checks=$(grep -c "^CHECK:" "$obj/checkpatch.log" || true)
 	echo "ok   $n $subject (builds with WERROR=1; checkpatch: $checks CHECKs)"
