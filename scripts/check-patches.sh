@@ -27,6 +27,9 @@ mkdir -p "$work" "$obj"
 cp -a "$base/." "$work/"
 cd "$work"
 git init -q
+# checkpatch.pl --strict leaves its CamelCase cache here: not ours.
+rm -f .checkpatch-camelcase.*
+echo ".checkpatch-camelcase.*" >> .git/info/exclude
 git config user.name "$name"
 git config user.email "$email"
 git add -A
