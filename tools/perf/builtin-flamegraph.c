@@ -93,16 +93,6 @@ static u64 now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-static size_t ptr_hash(long key, void *ctx __maybe_unused)
-{
-	return (size_t)key >> 4;
-}
-
-static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	return key1 == key2;
-}
-
 static int perf_flamegraph__frames_grow(struct perf_flamegraph *pfg, int nr)
 {
 	struct flamegraph_frame *frames;
@@ -753,7 +743,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	pfg.tool.ordering_requires_timestamps = true;
 
 	flamegraph__init(&pfg.fg);
-	pfg.checked_dsos = hashmap__new(ptr_hash, ptr_equal, NULL);
+	pfg.checked_dsos = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
 	if (IS_ERR(pfg.checked_dsos)) {
 		ret = PTR_ERR(pfg.checked_dsos);
 		pfg.checked_dsos = NULL;

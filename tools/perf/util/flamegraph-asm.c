@@ -48,16 +48,6 @@ struct flamegraph_asm {
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
 };
 
-static size_t ptr_hash(long key, void *ctx __maybe_unused)
-{
-	return (size_t)key >> 4;
-}
-
-static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	return key1 == key2;
-}
-
 /* One line from messages that span several. */
 static void flatten(char *msg)
 {
@@ -298,9 +288,9 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	size_t bkt;
 	int err;
 
-	fa.syms = hashmap__new(ptr_hash, ptr_equal, NULL);
-	fa.failed = hashmap__new(ptr_hash, ptr_equal, NULL);
-	fa.checked = hashmap__new(ptr_hash, ptr_equal, NULL);
+	fa.syms = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
+	fa.failed = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
+	fa.checked = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
 	if (IS_ERR(fa.syms) || IS_ERR(fa.failed) || IS_ERR(fa.checked)) {
 		err = -ENOMEM;
 		goto out;

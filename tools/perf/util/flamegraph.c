@@ -62,12 +62,12 @@ void flamegraph__exit(struct flamegraph *fg)
 	fg->warned = NULL;
 }
 
-static size_t ptr_hash(long key, void *ctx __maybe_unused)
+size_t flamegraph__ptr_hash(long key, void *ctx __maybe_unused)
 {
 	return (size_t)key >> 4;
 }
 
-static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
+bool flamegraph__ptr_equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return key1 == key2;
 }
@@ -78,7 +78,7 @@ bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 	long key = dso ? (long)dso : kernel;
 
 	if (!fg->warned) {
-		fg->warned = hashmap__new(ptr_hash, ptr_equal, NULL);
+		fg->warned = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
 		if (IS_ERR(fg->warned)) {
 			fg->warned = NULL;
 			return true;

@@ -174,6 +174,26 @@ bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
 				 u64 ip);
 
 /**
+ * flamegraph__ptr_hash - hashmap hash of a pointer key (a struct symbol *,
+ *                        struct dso *, ...)
+ * @key: the pointer, as a long
+ * @ctx: unused
+ *
+ * Return: the key shifted right by 4: allocations are 16-byte aligned.
+ */
+size_t flamegraph__ptr_hash(long key, void *ctx);
+
+/**
+ * flamegraph__ptr_equal - hashmap equality of pointer keys
+ * @key1: a pointer, as a long
+ * @key2: another
+ * @ctx: unused
+ *
+ * Return: whether they are the same pointer.
+ */
+bool flamegraph__ptr_equal(long key1, long key2, void *ctx);
+
+/**
  * flamegraph__warn_once - whether a warning about a DSO is still due
  * @fg: the flame graph
  * @dso: the DSO the warning is about, or NULL for addresses outside any map
