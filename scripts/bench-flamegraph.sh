@@ -70,7 +70,8 @@ for i in range(2000):
     print(f"int f{i}(int *a, int n) {{ int s = {i}; for (int j = 0; j < n; j++)"
           f" s += a[j] * {i % 7 + 1} ^ (s >> {i % 5 + 1}); return s; }}")
 PY
-record cc-1M fp "$(secs 1000000 2)" sh -c \
+# 1.1M asked for: some of the time goes to starting processes.
+record cc-1M fp "$(secs 1100000 2)" sh -c \
 	'while :; do gcc -O2 -c gen.c -o /dev/null & gcc -O2 -c gen.c -o /dev/null; wait; done'
 record python-dwarf dwarf "$(secs 10000)" python3 -c "$python_loop"
 
@@ -81,6 +82,7 @@ commands=(
 	"flamegraph --asm (json)|$perf flamegraph --asm -i \$D -o fg-asm.json"
 	"flamegraph --asm (folded)|$perf flamegraph --asm -i \$D -o fg-asm.folded"
 	"perf script|$perf script -i \$D"
+	"report --stats|$perf report -i \$D --stats"
 	"report -g none|$perf report -i \$D --stdio -g none"
 	"report -g caller|$perf report -i \$D --stdio -g caller --no-children"
 	"annotate|$perf annotate -i \$D --stdio"
@@ -111,14 +113,26 @@ for data in xz-10k xz-10x python-100k cc-1M python-dwarf; do
 			sh -c "$cmd > /dev/null 2>&1" || true
 		echo "$data|$samples|$name|execve $(grep -c 'execve(.* = 0$' strace.out)" >> results.txt
 	done
-	"$perf" flamegraph -v --asm -i "$D" -o fg-asm.html 2>&1 |
-		sed -n "s/^perf flamegraph: phases (ms): /$data|$samples|phases|/p" >> results.txt
+	"$perf" flamegraph -v --asm -i "$D" -o fg-asm.html 2> v.err || true
+	sed -n "s/^perf flamegraph: phases (ms): /$data|$samples|phases|/p;
+		s/^perf flamegraph: resolved samples cache: /$data|$samples|cache|/p" \
+		v.err >> results.txt
 	ls -l fg.html fg-asm.html fg-asm.json fg-asm.folded |
 		awk -v d="$data" -v s="$samples" '{ print d "|" s "|size|" $NF " " $5 }' >> results.txt
 	"$perf" flamegraph --asm -i "$D" -o fg-asm.folded 2>&1 |
 		sed -n "s/^perf flamegraph: .* \([0-9]*\) frames, .*/$data|$samples|nodes|\1/p" >> results.txt
+	"$perf" flamegraph -i "$D" -o fg.html 2>&1 |
+		sed -n "s/^perf flamegraph: .* \([0-9]*\) frames, .*/$data|$samples|nodes-noasm|\1/p" >> results.txt
 done
 
-PERF=$perf python3 "$top/scripts/bench-table.py" results.txt "$runs" > "$out.tmp"
+# perf flamegraph --asm on the largest profile, profiled itself: where
+# its time goes, as a flame graph (build/bench/self.html) and a summary.
+echo "  SELF   perf flamegraph --asm -i cc-1M.data"
+"$perf" record -q -e cpu-clock -F 1000 -g -o self.data -- \
+	"$perf" flamegraph --asm -i "$work/cc-1M.data" -o self-out.html > /dev/null 2>&1
+"$perf" flamegraph --asm -i self.data -o self.html 2> /dev/null
+"$perf" flamegraph -i self.data --format folded -o self.folded 2> /dev/null
+
+PERF=$perf SELF=self.folded python3 "$top/scripts/bench-table.py" results.txt "$runs" > "$out.tmp"
 mv "$out.tmp" "$out"
 echo "  WROTE  $out"

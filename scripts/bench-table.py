@@ -36,7 +36,7 @@ def main():
             profiles.append(data)
         if rest.startswith("execve "):
             extra[data][(name, "procs")] = int(rest.split()[1]) - 1
-        elif name in ("phases", "nodes"):
+        elif name in ("phases", "nodes", "nodes-noasm", "cache"):
             extra[data][name] = rest
         elif name == "size":
             fn, size = rest.split()
@@ -77,14 +77,68 @@ def main():
         if "phases" in ex:
             print(f"perf flamegraph --asm (html) with -v: {ex['phases']} "
                   "(milliseconds; -v itself adds some).\n")
+        if "cache" in ex:
+            print(f"Resolved samples cache: {ex['cache']} (a flush at each "
+                  "MMAP, COMM, FORK, EXIT or KSYMBOL event; none for DWARF "
+                  "or LBR callchains).\n")
         nodes = ex.get("nodes")
         sizes = [(fn, sz) for (k, fn), sz in
                  ((k, v) for k, v in ex.items() if isinstance(k, tuple))
                  if k == "size"]
         if nodes and sizes:
+            # fg.html is the graph without --asm: its own frame count.
+            per = {fn: int(ex.get("nodes-noasm", nodes)) if fn == "fg.html"
+                   else int(nodes) for fn, _ in sizes}
             print("Output: " + ", ".join(
-                f"{fn} {sz} bytes ({sz / int(nodes):.0f} per frame)"
+                f"{fn} {sz} bytes ({sz / per[fn]:.0f} per frame)"
                 for fn, sz in sorted(sizes)) + ".\n")
+    if os.environ.get("SELF") and os.path.exists(os.environ["SELF"]):
+        self_profile(os.environ["SELF"])
+
+
+# What perf flamegraph --asm calls, and perf's own code under it.
+PARTS = [
+    ("perf_session__process_events", "reading and resolving events"),
+    ("machine__resolve", "resolving the sample IP (perf)"),
+    ("__thread__resolve_callchain", "resolving callchains (perf)"),
+    ("flamegraph__leaf", "the tree"),
+    ("flamegraph_cache__find", "the cache of resolved samples"),
+    ("flamegraph__annotate", "disassembly (perf's disasm layer, capstone)"),
+    ("flamegraph__add_srclines", "source lines of the hottest instructions"),
+    ("flamegraph__finish", "labels, totals, sorting"),
+    ("flamegraph__write_session", "writing the HTML"),
+    ("perf_session__delete", "freeing perf's session"),
+    ("flamegraph__exit", "freeing the tree"),
+]
+
+
+def self_profile(path):
+    """Inclusive shares of PARTS and the hottest functions, from folded."""
+    total, incl, own = 0, collections.Counter(), collections.Counter()
+    for line in open(path):
+        stack, n = line.rstrip("\n").rsplit(" ", 1)
+        n = int(n)
+        frames = stack.split(";")[1:]
+        total += n
+        for name in {f for f in frames}:
+            incl[name] += n
+        if frames:
+            own[frames[-1]] += n
+    if not total:
+        return
+    print("## Where perf flamegraph --asm spends its time (cc-1M)\n")
+    print(f"`perf record -g` of `perf flamegraph --asm` on cc-1M, {total} "
+          "samples, shown by perf flamegraph itself (the `--asm` graph is "
+          "build/bench/self.html). Shares of the run; libc's allocator and "
+          "libcapstone have no frame pointers, so their samples (the "
+          "allocator's most of all) appear outside their callers.\n")
+    print("| function | what | share |")
+    print("|---|---|---:|")
+    for fn, what in PARTS:
+        if incl[fn]:
+            print(f"| `{fn}` | {what} | {100 * incl[fn] / total:.1f}% |")
+    print("\nHottest functions (self):", ", ".join(
+        f"`{fn}` {100 * n / total:.1f}%" for fn, n in own.most_common(10)) + ".\n")
 
 
 if __name__ == "__main__":

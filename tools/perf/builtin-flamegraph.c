@@ -20,6 +20,7 @@
 #include "util/header.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
+#include "util/flamegraph-cache.h"
 #include "util/flamegraph-output.h"
 #include "util/flamegraph-session.h"
 #include "util/hashmap.h"
@@ -82,8 +83,13 @@ struct perf_flamegraph {
 	u64			nr_other_event;
 	u64			nr_kernel_unmapped;
 	struct hashmap		*checked_dsos;	/* dso__replaced_since_mmap() done */
-	u64			add_ns;		/* time in flamegraph__add() */
+	struct flamegraph_cache	*cache;		/* NULL: callchains not cacheable */
+	bool			cache_checked;
+	u64			add_ns;		/* time in flamegraph__leaf() */
 };
+
+/* 64k resolved samples, ~5 MB and the callchains. */
+#define PERF_FLAMEGRAPH_CACHE_BITS	16
 
 static u64 now_ns(void)
 {
@@ -175,6 +181,37 @@ static struct evsel *perf_flamegraph__select_evsel(struct perf_flamegraph *pfg,
 	return NULL;
 }
 
+/*
+ * Frame-pointer callchains resolve from the sample alone (see struct
+ * flamegraph_cache_key); DWARF callchains unwind a copy of the user
+ * stack and LBR ones read the branch stack, which the key doesn't hold.
+ */
+static void perf_flamegraph__setup_cache(struct perf_flamegraph *pfg,
+					 struct evsel *evsel)
+{
+	u64 type = evsel->core.attr.sample_type;
+
+	pfg->cache_checked = true;
+	if ((type & (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER)) ||
+	    evsel__has_branch_callstack(evsel) ||
+	    callchain_param.record_mode == CALLCHAIN_DWARF ||
+	    callchain_param.record_mode == CALLCHAIN_LBR)
+		return;
+	/* Out of memory: every sample is resolved, as without a cache. */
+	pfg->cache = flamegraph_cache__new(PERF_FLAMEGRAPH_CACHE_BITS);
+}
+
+static void perf_flamegraph__cache_key(struct flamegraph_cache_key *key,
+				       struct perf_sample *sample,
+				       struct machine *machine)
+{
+	struct ip_callchain *chain = sample->callchain;
+
+	flamegraph_cache_key__init(key, machine, sample->pid, sample->tid,
+				   sample->cpumode, sample->ip,
+				   chain ? chain->nr : 0, chain ? chain->ips : NULL);
+}
+
 static int process_sample_event(const struct perf_tool *tool,
 				union perf_event *event,
 				struct perf_sample *sample,
@@ -182,6 +219,8 @@ static int process_sample_event(const struct perf_tool *tool,
 				struct machine *machine)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+	struct flamegraph_cache_value cached = { .leaf = NULL };
+	struct flamegraph_cache_key key;
 	struct flamegraph_frame sampled;
 	struct addr_location al;
 	int nr, ret = 0;
@@ -207,6 +246,22 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	}
 
+	if (!pfg->cache_checked)
+		perf_flamegraph__setup_cache(pfg, evsel);
+	if (pfg->cache) {
+		perf_flamegraph__cache_key(&key, sample, machine);
+		if (flamegraph_cache__find(pfg->cache, &key, &cached)) {
+			if (cached.filtered) {
+				pfg->nr_filtered++;
+				return 0;
+			}
+			flamegraph__account(&pfg->fg, cached.leaf, 1);
+			if (cached.kernel_unmapped)
+				pfg->nr_kernel_unmapped++;
+			return 0;
+		}
+	}
+
 	addr_location__init(&al);
 	if (machine__resolve(machine, &al, sample) < 0) {
 		pr_debug("problem processing %d event, skipping it.\n",
@@ -216,7 +271,8 @@ static int process_sample_event(const struct perf_tool *tool,
 	}
 	if (al.filtered) {
 		pfg->nr_filtered++;
-		goto out;
+		cached.filtered = true;
+		goto out_cache;
 	}
 
 	sampled.ms.maps = thread__maps(al.thread);
@@ -230,13 +286,25 @@ static int process_sample_event(const struct perf_tool *tool,
 		ret = nr;
 		goto out;
 	}
-	if (sampled.kernel && !sampled.ms.map)
+	if (sampled.kernel && !sampled.ms.map) {
 		pfg->nr_kernel_unmapped++;
+		cached.kernel_unmapped = true;
+	}
 	t0 = verbose > 0 ? now_ns() : 0;
-	ret = flamegraph__add(&pfg->fg, thread__comm_str(al.thread),
-			      pfg->frames, nr, pfg->asm_leaves ? &sampled : NULL);
+	cached.leaf = flamegraph__leaf(&pfg->fg, thread__comm_str(al.thread),
+				       pfg->frames, nr,
+				       pfg->asm_leaves ? &sampled : NULL);
 	if (t0)
 		pfg->add_ns += now_ns() - t0;
+	if (!cached.leaf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	flamegraph__account(&pfg->fg, cached.leaf, 1);
+out_cache:
+	/* Failing to cache only costs the next sample a resolution. */
+	if (pfg->cache)
+		flamegraph_cache__add(pfg->cache, &key, &cached);
 out:
 	addr_location__exit(&al);
 	return ret;
@@ -268,6 +336,64 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 		   pfg->asm_leaves ? " and its instruction leaves addresses" : "");
 }
 
+/*
+ * An event that changes how addresses resolve, or which thread and comm
+ * a PID and TID are: samples resolved before it no longer tell where
+ * later ones go.
+ */
+static void perf_flamegraph__machine_changed(const struct perf_tool *tool)
+{
+	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+
+	if (pfg->cache)
+		flamegraph_cache__flush(pfg->cache);
+}
+
+static int process_mmap_event(const struct perf_tool *tool,
+			      union perf_event *event,
+			      struct perf_sample *sample,
+			      struct machine *machine)
+{
+	perf_flamegraph__machine_changed(tool);
+	return perf_event__process_mmap(tool, event, sample, machine);
+}
+
+static int process_comm_event(const struct perf_tool *tool,
+			      union perf_event *event,
+			      struct perf_sample *sample,
+			      struct machine *machine)
+{
+	perf_flamegraph__machine_changed(tool);
+	return perf_event__process_comm(tool, event, sample, machine);
+}
+
+static int process_fork_event(const struct perf_tool *tool,
+			      union perf_event *event,
+			      struct perf_sample *sample,
+			      struct machine *machine)
+{
+	perf_flamegraph__machine_changed(tool);
+	return perf_event__process_fork(tool, event, sample, machine);
+}
+
+static int process_exit_event(const struct perf_tool *tool,
+			      union perf_event *event,
+			      struct perf_sample *sample,
+			      struct machine *machine)
+{
+	perf_flamegraph__machine_changed(tool);
+	return perf_event__process_exit(tool, event, sample, machine);
+}
+
+static int process_ksymbol_event(const struct perf_tool *tool,
+				 union perf_event *event,
+				 struct perf_sample *sample,
+				 struct machine *machine)
+{
+	perf_flamegraph__machine_changed(tool);
+	return perf_event__process_ksymbol(tool, event, sample, machine);
+}
+
 static int process_mmap2_event(const struct perf_tool *tool,
 			       union perf_event *event,
 			       struct perf_sample *sample,
@@ -279,6 +405,7 @@ static int process_mmap2_event(const struct perf_tool *tool,
 	struct thread *thread;
 	int err;
 
+	perf_flamegraph__machine_changed(tool);
 	err = perf_event__process_mmap2(tool, event, sample, machine);
 	if (err || cpumode != PERF_RECORD_MISC_USER ||
 	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
@@ -456,6 +583,16 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	t[0] = now_ns();
 	err = perf_session__process_events(session);
 	t[1] = now_ns();
+	if (pfg->cache) {
+		const struct flamegraph_cache_stats *st = flamegraph_cache__stats(pfg->cache);
+
+		pr_debug("perf flamegraph: resolved samples cache: %" PRIu64 " hits, %"
+			 PRIu64 " misses, %" PRIu64 " flushes\n",
+			 st->hits, st->misses, st->flushes);
+	}
+	/* It points into the tree, which flamegraph__finish() changes. */
+	flamegraph_cache__delete(pfg->cache);
+	pfg->cache = NULL;
 	if (err) {
 		pr_err("failed to process the events of %s\n", session->data->path);
 		return err;
@@ -726,13 +863,13 @@ int cmd_flamegraph(int argc, const char **argv)
 
 	perf_tool__init(&pfg.tool, /*ordered_events=*/true);
 	pfg.tool.sample		 = process_sample_event;
-	pfg.tool.mmap		 = perf_event__process_mmap;
+	pfg.tool.mmap		 = process_mmap_event;
 	pfg.tool.mmap2		 = process_mmap2_event;
-	pfg.tool.comm		 = perf_event__process_comm;
-	pfg.tool.exit		 = perf_event__process_exit;
-	pfg.tool.fork		 = perf_event__process_fork;
+	pfg.tool.comm		 = process_comm_event;
+	pfg.tool.exit		 = process_exit_event;
+	pfg.tool.fork		 = process_fork_event;
 	pfg.tool.namespaces	 = perf_event__process_namespaces;
-	pfg.tool.ksymbol	 = perf_event__process_ksymbol;
+	pfg.tool.ksymbol	 = process_ksymbol_event;
 	pfg.tool.attr		 = process_attr;
 	pfg.tool.build_id	 = perf_event__process_build_id;
 #ifdef HAVE_LIBTRACEEVENT
@@ -774,6 +911,7 @@ int cmd_flamegraph(int argc, const char **argv)
 out_delete:
 	perf_session__delete(pfg.session);
 out_fg:
+	flamegraph_cache__delete(pfg.cache);
 	flamegraph__exit(&pfg.fg);
 	hashmap__free(pfg.checked_dsos);
 	free(pfg.frames);

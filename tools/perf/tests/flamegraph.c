@@ -16,6 +16,7 @@
 
 #include "util/debug.h"
 #include "util/flamegraph.h"
+#include "util/flamegraph-cache.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/symbol.h"
@@ -232,6 +233,112 @@ out:
 	return err;
 }
 
+/*
+ * A parent with more children than a walk of its rbtree is cheap for:
+ * looked up by hash (flamegraph__child()).  Same counts, same order.
+ */
+static int test_many_children(void)
+{
+	struct flamegraph_frame frame = { .ip = 0x1000 };
+	struct flamegraph_frame insn = { .ip = 0 };
+	struct flamegraph_node *parent;
+	struct flamegraph fg;
+	int i, round, err = TEST_FAIL;
+
+	flamegraph__init(&fg);
+	for (round = 0; round < 2; round++) {
+		/* Backwards, then forwards: the tree keeps them in IP order. */
+		for (i = 0; i < 40; i++) {
+			insn.ip = 0x2000 + 4 * (round ? i : 39 - i);
+			if (flamegraph__add(&fg, "many", &frame, 1, &insn))
+				goto out;
+		}
+	}
+	if (flamegraph__finish(&fg))
+		goto out;
+	/* all, the comm, [unknown], 40 address leaves */
+	if (fg.nr_nodes != 43 || fg.nr_insns != 40 || fg.root.total != 80)
+		goto out;
+	parent = fg.root.sorted[0]->sorted[0];
+	if (parent->nr_children != 40)
+		goto out;
+	for (i = 0; i < 40; i++) {
+		struct flamegraph_node *leaf = parent->sorted[i];
+
+		if (leaf->self != 2 || leaf->addr != 0x2000 + 4 * (u64)i)
+			goto out;
+	}
+	err = TEST_OK;
+out:
+	flamegraph__exit(&fg);
+	return err;
+}
+
+/* The cache of resolved samples: equal keys hit, any difference misses. */
+static int test_cache(void)
+{
+	/* One slot: every lookup compares with the key there. */
+	struct flamegraph_cache *cache = flamegraph_cache__new(0);
+	struct flamegraph_node a = { .self = 0 }, b = { .self = 0 };
+	struct flamegraph_cache_value va = { .leaf = &a }, vb = { .leaf = &b }, got;
+	const struct flamegraph_cache_stats *st;
+	struct flamegraph_cache_key ka, kb;
+	u64 ips[] = { PERF_CONTEXT_USER, 0x401126, 0x401174 };
+	u64 same[] = { PERF_CONTEXT_USER, 0x401126, 0x401174 };
+	u64 other[] = { PERF_CONTEXT_USER, 0x401126, 0x401178 };
+	int err = TEST_FAIL;
+
+	TEST_ASSERT_VAL("No memory", cache);
+	flamegraph_cache_key__init(&ka, NULL, 10, 11, PERF_RECORD_MISC_USER,
+				   0x401126, 3, ips);
+	if (flamegraph_cache__find(cache, &ka, &got) ||
+	    flamegraph_cache__add(cache, &ka, &va) ||
+	    !flamegraph_cache__find(cache, &ka, &got) || got.leaf != &a)
+		goto out;
+	/* Another callchain, thread, or cpumode: not the same sample. */
+	flamegraph_cache_key__init(&kb, NULL, 10, 11, PERF_RECORD_MISC_USER,
+				   0x401126, 3, other);
+	if (flamegraph_cache__find(cache, &kb, &got))
+		goto out;
+	flamegraph_cache_key__init(&kb, NULL, 10, 12, PERF_RECORD_MISC_USER,
+				   0x401126, 3, ips);
+	if (flamegraph_cache__find(cache, &kb, &got))
+		goto out;
+	flamegraph_cache_key__init(&kb, NULL, 10, 11, PERF_RECORD_MISC_KERNEL,
+				   0x401126, 3, ips);
+	if (flamegraph_cache__find(cache, &kb, &got))
+		goto out;
+	/* The cache keeps its own copy of the callchain. */
+	ips[2] = 0;
+	flamegraph_cache_key__init(&kb, NULL, 10, 11, PERF_RECORD_MISC_USER,
+				   0x401126, 3, same);
+	if (!flamegraph_cache__find(cache, &kb, &got) || got.leaf != &a)
+		goto out;
+	ips[2] = 0x401174;
+
+	/* One slot: another key takes it over. */
+	flamegraph_cache_key__init(&kb, NULL, 10, 11, PERF_RECORD_MISC_USER,
+				   0x500000, 3, ips);
+	if (flamegraph_cache__add(cache, &kb, &vb) ||
+	    flamegraph_cache__find(cache, &ka, &got) ||
+	    !flamegraph_cache__find(cache, &kb, &got) || got.leaf != &b)
+		goto out;
+
+	/* An event that changes the machine empties it. */
+	flamegraph_cache__flush(cache);
+	if (flamegraph_cache__find(cache, &kb, &got))
+		goto out;
+	st = flamegraph_cache__stats(cache);
+	if (st->hits != 3 || st->misses != 6 || st->flushes != 1)
+		goto out;
+	err = TEST_OK;
+out:
+	if (err)
+		pr_debug("flame graph cache test failed\n");
+	flamegraph_cache__delete(cache);
+	return err;
+}
+
 static int test__flamegraph(struct test_suite *test __maybe_unused,
 			    int subtest __maybe_unused)
 {
@@ -296,6 +403,10 @@ static int test__flamegraph(struct test_suite *test __maybe_unused,
 			strstr(html, "\"n\":\"evil;name\\n\\u003c/script\\u003e\\ufffd\""));
 	TEST_ASSERT_VAL("html page", test_html_page(&fg) == TEST_OK);
 	err = test_merge_insns(machine);
+	if (err == TEST_OK)
+		err = test_many_children();
+	if (err == TEST_OK)
+		err = test_cache();
 out_fg:
 	flamegraph__exit(&fg);
 out:

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
@@ -56,6 +57,8 @@ static void flamegraph_node__delete_children(struct flamegraph_node *node)
 
 void flamegraph__exit(struct flamegraph *fg)
 {
+	hashmap__free(fg->nodes);
+	fg->nodes = NULL;
 	flamegraph_node__delete_children(&fg->root);
 	zfree(&fg->root.label);
 	hashmap__free(fg->warned);
@@ -99,13 +102,13 @@ struct flamegraph_key {
 
 static const struct dso *flamegraph_node__dso(const struct flamegraph_node *node)
 {
-	return node->ms.map ? map__dso(node->ms.map) : NULL;
+	return node->dso;
 }
 
 static int flamegraph_key__cmp(const struct flamegraph_key *key,
 			       const struct flamegraph_node *node)
 {
-	const struct dso *dso = flamegraph_node__dso(node);
+	const struct dso *dso = node->dso;
 
 	if (key->kind != node->kind)
 		return key->kind < node->kind ? -1 : 1;
@@ -121,6 +124,76 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 	return 0;
 }
 
+/* Children of a node beyond which they are looked up by hash. */
+#define FLAMEGRAPH_HASHED_CHILDREN	16
+
+static size_t flamegraph__mix(size_t hash, u64 val)
+{
+	hash = (hash ^ val) * GOLDEN_RATIO_64;
+	return hash ^ (hash >> 29);
+}
+
+static size_t flamegraph_key__hash(const struct flamegraph_node *parent,
+				   const struct flamegraph_key *key)
+{
+	size_t hash = flamegraph__mix((size_t)parent, (size_t)key->dso);
+
+	hash = flamegraph__mix(hash, ((u64)key->kind << 1) | key->kernel);
+	hash = flamegraph__mix(hash, key->addr);
+	if (key->comm)
+		hash = flamegraph__mix(hash, str_hash(key->comm));
+	return hash;
+}
+
+static size_t flamegraph_node__hash(long key, void *ctx __maybe_unused)
+{
+	return ((const struct flamegraph_node *)key)->hash;
+}
+
+static bool flamegraph_node__equal(long key1, long key2,
+				   void *ctx __maybe_unused)
+{
+	const struct flamegraph_node *a = (const void *)key1;
+	const struct flamegraph_node *b = (const void *)key2;
+
+	if (a->hash != b->hash || a->parent != b->parent || a->kind != b->kind ||
+	    a->dso != b->dso || a->kernel != b->kernel || a->addr != b->addr)
+		return false;
+	return a->kind != FLAMEGRAPH_COMM || !strcmp(a->comm, b->comm);
+}
+
+/*
+ * Put @node in fg->nodes if its parent's children are looked up there;
+ * all of them once the parent gets that many.
+ */
+static int flamegraph__hash_child(struct flamegraph *fg,
+				  struct flamegraph_node *parent,
+				  struct flamegraph_node *node)
+{
+	struct rb_node *nd;
+	int err;
+
+	if (parent->nr_children < FLAMEGRAPH_HASHED_CHILDREN)
+		return 0;
+	if (!fg->nodes) {
+		fg->nodes = hashmap__new(flamegraph_node__hash,
+					 flamegraph_node__equal, NULL);
+		if (IS_ERR(fg->nodes)) {
+			fg->nodes = NULL;
+			return -ENOMEM;
+		}
+	}
+	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN)
+		return hashmap__add(fg->nodes, node, node);
+
+	/* The one that makes them many: all of its siblings too. */
+	err = hashmap__add(fg->nodes, node, node);
+	for (nd = rb_first(&parent->children); nd && !err; nd = rb_next(nd))
+		err = hashmap__add(fg->nodes, rb_entry(nd, struct flamegraph_node, rb_node),
+				   rb_entry(nd, struct flamegraph_node, rb_node));
+	return err;
+}
+
 static struct flamegraph_node *
 flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 		  const struct flamegraph_key *key,
@@ -129,7 +202,26 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	struct rb_node **p = &parent->children.rb_node;
 	struct rb_node *rb_parent = NULL;
 	struct flamegraph_node *node;
+	/* The fields flamegraph_node__equal() reads. */
+	struct flamegraph_node probe = {
+		.parent	= parent,
+		.kind	= key->kind,
+		.dso	= key->dso,
+		.kernel	= key->kernel,
+		.addr	= key->addr,
+		.comm	= (char *)key->comm,
+		.hash	= flamegraph_key__hash(parent, key),
+	};
 
+	/*
+	 * Few children: a short walk over nodes that are likely in the CPU
+	 * cache.  Many (address leaves, broken callchains): one lookup.
+	 */
+	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN &&
+	    hashmap__find(fg->nodes, &probe, &node))
+		return node;
+
+	/* Found on the way, or new: its place among its siblings. */
 	while (*p) {
 		int cmp;
 
@@ -147,6 +239,9 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	node->kind = key->kind;
 	node->addr = key->addr;
 	node->parent = parent;
+	node->dso = key->dso;
+	node->kernel = key->kernel;
+	node->hash = probe.hash;
 	node->children = RB_ROOT;
 	if (key->comm) {
 		node->comm = strdup(key->comm);
@@ -155,8 +250,12 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 			return NULL;
 		}
 	}
+	if (flamegraph__hash_child(fg, parent, node)) {
+		free(node->comm);
+		free(node);
+		return NULL;
+	}
 	if (frame) {
-		node->kernel = frame->kernel;
 		node->ms.maps = maps__get(frame->ms.maps);
 		node->ms.map = map__get(frame->ms.map);
 		node->ms.sym = key->kind == FLAMEGRAPH_UNKNOWN ? NULL : frame->ms.sym;
@@ -198,9 +297,10 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 	return flamegraph__add_samples(fg, comm, frames, nr_frames, insn, 1);
 }
 
-int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
-			    const struct flamegraph_frame *frames, int nr_frames,
-			    const struct flamegraph_frame *insn, u64 nr_samples)
+struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
+					 const struct flamegraph_frame *frames,
+					 int nr_frames,
+					 const struct flamegraph_frame *insn)
 {
 	struct flamegraph_key key = {
 		.kind = FLAMEGRAPH_COMM,
@@ -221,10 +321,19 @@ int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
 		key.addr = insn->ms.map ? map__map_ip(insn->ms.map, insn->ip) : insn->ip;
 		node = flamegraph__child(fg, node, &key, insn);
 	}
-	if (!node)
+	return node;
+}
+
+int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
+			    const struct flamegraph_frame *frames, int nr_frames,
+			    const struct flamegraph_frame *insn, u64 nr_samples)
+{
+	struct flamegraph_node *leaf;
+
+	leaf = flamegraph__leaf(fg, comm, frames, nr_frames, insn);
+	if (!leaf)
 		return -ENOMEM;
-	node->self += nr_samples;
-	fg->nr_samples += nr_samples;
+	flamegraph__account(fg, leaf, nr_samples);
 	return 0;
 }
 
@@ -444,9 +553,14 @@ static int flamegraph_node__finish(struct flamegraph *fg,
 
 int flamegraph__finish(struct flamegraph *fg)
 {
-	struct hashmap *first = hashmap__new(name_hash, name_equal, NULL);
+	struct hashmap *first;
 	int err;
 
+	/* No more samples: and merging leaves would leave it stale. */
+	hashmap__free(fg->nodes);
+	fg->nodes = NULL;
+
+	first = hashmap__new(name_hash, name_equal, NULL);
 	if (IS_ERR(first))
 		return -ENOMEM;
 	err = flamegraph__collect_names(&fg->root, first);

@@ -49,6 +49,9 @@ enum flamegraph_kind {
  * @objdump_addr: INSN: address of the instruction as perf annotate and
  *                objdump print it; FUNC: the symbol start, likewise
  * @comm: COMM nodes: the command name (owned)
+ * @dso: the DSO of @ms.map, NULL without a map
+ * @hash: hash of what makes the node unique under its parent, for
+ *        the flame graph's child lookup (struct flamegraph's @nodes)
  * @srcline: INSN nodes: "file:line" of the instruction where debug info
  *           has it, set by flamegraph__annotate() (owned), else NULL
  * @label: the text shown, set by flamegraph__finish() (owned)
@@ -67,6 +70,8 @@ struct flamegraph_node {
 	u64			addr;
 	u64			objdump_addr;
 	char			*comm;
+	const struct dso	*dso;
+	size_t			hash;
 	char			*srcline;
 	char			*label;
 	u64			self;
@@ -80,6 +85,10 @@ struct flamegraph_node {
  * @nr_insns: instruction leaves (FLAMEGRAPH_INSN nodes)
  * @nr_samples: samples added
  * @warned: what flamegraph__warn_once() has warned about, NULL until then
+ * @nodes: every node but the root, keyed by parent and identity: one
+ *         lookup per frame, where the parent's @children rbtree takes a
+ *         walk (a node can have tens of thousands of address leaves).
+ *         NULL until the first sample and after flamegraph__finish().
  */
 struct flamegraph {
 	struct flamegraph_node	root;
@@ -87,6 +96,7 @@ struct flamegraph {
 	u64			nr_insns;
 	u64			nr_samples;
 	struct hashmap		*warned;
+	struct hashmap		*nodes;
 };
 
 /**
@@ -145,6 +155,38 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
 			    const struct flamegraph_frame *frames, int nr_frames,
 			    const struct flamegraph_frame *insn, u64 nr_samples);
+
+/**
+ * flamegraph__leaf - the node a stack ends at
+ * @fg: the flame graph
+ * @comm: command name of the sampled thread
+ * @frames: the stack, as for flamegraph__add()
+ * @nr_frames: entries in @frames
+ * @insn: NULL, or the sampled instruction, as for flamegraph__add()
+ *
+ * Creates the nodes of the path that are new, counts nothing.  The node
+ * stays valid until flamegraph__finish() or flamegraph__exit().
+ *
+ * Return: the leaf, owned by @fg, or NULL when out of memory.
+ */
+struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
+					 const struct flamegraph_frame *frames,
+					 int nr_frames,
+					 const struct flamegraph_frame *insn);
+
+/**
+ * flamegraph__account - count samples in a leaf
+ * @fg: the flame graph
+ * @leaf: a node from flamegraph__leaf()
+ * @nr_samples: how many samples ended there
+ */
+static inline void flamegraph__account(struct flamegraph *fg,
+				       struct flamegraph_node *leaf,
+				       u64 nr_samples)
+{
+	leaf->self += nr_samples;
+	fg->nr_samples += nr_samples;
+}
 
 /**
  * flamegraph__finish - compute totals, labels and the output order

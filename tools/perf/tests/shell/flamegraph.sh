@@ -559,6 +559,48 @@ print(total(json.load(open(sys.argv[1]))))" "${workdir}/half.json")
 	test ! -e "${workdir}/none.json"
 }
 
+test_exec() {
+	echo "exec into a binary with the same addresses: each keeps its samples"
+	local f
+
+	for f in alpha beta; do
+		cc -O0 -no-pie -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+			-DSPIN="$f" -o "${workdir}/$f" "${shelldir}/lib/flamegraph_exec.c"
+	done
+	# The same address for both loops, or this proves nothing.
+	test "$(nm "${workdir}/alpha" | awk '$3 == "alpha" { print $1 }')" = \
+	     "$(nm "${workdir}/beta" | awk '$3 == "beta" { print $1 }')"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/exec.data" \
+		"${workdir}/alpha" "${workdir}/beta" 2> /dev/null
+	perf flamegraph -v -i "${workdir}/exec.data" --format folded \
+		-o "${workdir}/exec.folded" 2> "${workdir}/exec.err"
+	# Resolved samples were reused, and forgotten at the exec.
+	grep -q "resolved samples cache: [1-9][0-9]* hits, [0-9]* misses, [1-9][0-9]* flushes" \
+		"${workdir}/exec.err"
+	perf report -i "${workdir}/exec.data" --stdio -g none --no-children \
+		--sort comm,sym -F sample,comm,sym > "${workdir}/exec.report" 2> /dev/null
+	python3 - "${workdir}/exec.folded" "${workdir}/exec.report" <<'PY'
+import collections, re, sys
+got = collections.Counter()
+for line in open(sys.argv[1]):
+    stack, n = line.rsplit(" ", 1)
+    frames = stack.split(";")
+    got[(frames[0], frames[-1])] += int(n)
+want = collections.Counter()
+for line in open(sys.argv[2]):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s+\[\.\] (alpha|beta)\s*$", line)
+    if m:
+        want[(m.group(2), m.group(3))] += int(m.group(1))
+for comm in ("alpha", "beta"):
+    assert want[(comm, comm)] > 100, want
+    assert got[(comm, comm)] == want[(comm, comm)], (comm, got, want)
+# No sample of one program under the other's name.
+assert not got[("alpha", "beta")] and not got[("beta", "alpha")], got
+print("alpha %d, beta %d samples, as perf report counts them"
+      % (got[("alpha", "alpha")], got[("beta", "beta")]))
+PY
+}
+
 test_outputs() {
 	echo "Outputs: symlinks, permissions, long names, stdout"
 	local long
@@ -774,7 +816,8 @@ test_flamegraph_py() {
 	fi
 	mkdir "$d"
 	build_workload "$d/prog" --own-build-id
-	(cd "$d" && perf record -q -e cpu-clock -g ./prog 30 2> /dev/null)
+	# -o: without it perf record writes to a stdout that is a pipe.
+	(cd "$d" && perf record -q -e cpu-clock -g -o perf.data ./prog 30 2> /dev/null)
 	# Rebuilt since: both must take the recorded one from the cache.
 	cc -O2 -g -o "$d/prog" "${src}"/*.c
 	(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
@@ -886,7 +929,7 @@ for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_bin
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters \
-	 test_outputs test_template test_progress test_report test_flamegraph_py test_help \
+	 test_exec test_outputs test_template test_progress test_report test_flamegraph_py test_help \
 	 test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A cache of resolved samples for perf flamegraph: most samples of a
+ * profile repeat a callchain seen before, and resolving it again (maps,
+ * symbols, the precise-IP fix-up, then one tree lookup per frame) is
+ * most of the cost of a flame graph.  A sample whose key was seen is
+ * counted in the leaf its first one reached.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/hash.h>
+#include <linux/zalloc.h>
+
+#include "flamegraph-cache.h"
+
+/*
+ * Direct mapped: a key goes to one slot, a new key takes the slot over.
+ * A miss costs a hash and a copy, never an allocation once the slot's
+ * callchain buffer is large enough, and a flush is a new generation.
+ */
+struct flamegraph_cache_slot {
+	struct flamegraph_cache_key	key;
+	struct flamegraph_cache_value	value;
+	u64				gen;	/* cache->gen when filled */
+	u64				*ips;	/* key.ips points here */
+	u64				ips_alloc;
+};
+
+struct flamegraph_cache {
+	struct flamegraph_cache_slot	*slots;
+	size_t				mask;
+	u64				gen;
+	struct flamegraph_cache_stats	stats;
+};
+
+static size_t flamegraph_cache__mix(size_t hash, u64 val)
+{
+	hash = (hash ^ val) * GOLDEN_RATIO_64;
+	return hash ^ (hash >> 29);
+}
+
+void flamegraph_cache_key__init(struct flamegraph_cache_key *key,
+				const struct machine *machine, s32 pid, s32 tid,
+				u8 cpumode, u64 ip, u64 nr, const u64 *ips)
+{
+	size_t hash = (size_t)machine;
+	u64 i;
+
+	key->machine = machine;
+	key->pid = pid;
+	key->tid = tid;
+	key->cpumode = cpumode;
+	key->ip = ip;
+	key->nr = nr;
+	key->ips = ips;
+
+	hash = flamegraph_cache__mix(hash, ((u64)(u32)pid << 32) | (u32)tid);
+	hash = flamegraph_cache__mix(hash, ((u64)cpumode << 56) ^ nr);
+	hash = flamegraph_cache__mix(hash, ip);
+	for (i = 0; i < nr; i++)
+		hash = flamegraph_cache__mix(hash, ips[i]);
+	key->hash = hash;
+}
+
+static bool flamegraph_cache_key__equal(const struct flamegraph_cache_key *a,
+					const struct flamegraph_cache_key *b)
+{
+	return a->hash == b->hash && a->machine == b->machine &&
+	       a->pid == b->pid && a->tid == b->tid &&
+	       a->cpumode == b->cpumode && a->ip == b->ip && a->nr == b->nr &&
+	       (a->nr == 0 || !memcmp(a->ips, b->ips, a->nr * sizeof(u64)));
+}
+
+struct flamegraph_cache *flamegraph_cache__new(unsigned int slot_bits)
+{
+	struct flamegraph_cache *cache = zalloc(sizeof(*cache));
+
+	if (!cache)
+		return NULL;
+	cache->slots = calloc((size_t)1 << slot_bits, sizeof(*cache->slots));
+	if (!cache->slots) {
+		free(cache);
+		return NULL;
+	}
+	cache->mask = ((size_t)1 << slot_bits) - 1;
+	cache->gen = 1;
+	return cache;
+}
+
+void flamegraph_cache__flush(struct flamegraph_cache *cache)
+{
+	cache->gen++;
+	cache->stats.flushes++;
+}
+
+void flamegraph_cache__delete(struct flamegraph_cache *cache)
+{
+	size_t i;
+
+	if (!cache)
+		return;
+	for (i = 0; i <= cache->mask; i++)
+		free(cache->slots[i].ips);
+	free(cache->slots);
+	free(cache);
+}
+
+bool flamegraph_cache__find(struct flamegraph_cache *cache,
+			    const struct flamegraph_cache_key *key,
+			    struct flamegraph_cache_value *value)
+{
+	struct flamegraph_cache_slot *slot = &cache->slots[key->hash & cache->mask];
+
+	if (slot->gen != cache->gen || !flamegraph_cache_key__equal(&slot->key, key)) {
+		cache->stats.misses++;
+		return false;
+	}
+	cache->stats.hits++;
+	*value = slot->value;
+	return true;
+}
+
+int flamegraph_cache__add(struct flamegraph_cache *cache,
+			  const struct flamegraph_cache_key *key,
+			  const struct flamegraph_cache_value *value)
+{
+	struct flamegraph_cache_slot *slot = &cache->slots[key->hash & cache->mask];
+
+	if (key->nr > slot->ips_alloc) {
+		u64 *ips = realloc(slot->ips, key->nr * sizeof(u64));
+
+		if (!ips)
+			return -ENOMEM;
+		slot->ips = ips;
+		slot->ips_alloc = key->nr;
+	}
+	slot->key = *key;
+	if (key->nr)
+		memcpy(slot->ips, key->ips, key->nr * sizeof(u64));
+	slot->key.ips = slot->ips;
+	slot->value = *value;
+	slot->gen = cache->gen;
+	return 0;
+}
+
+const struct flamegraph_cache_stats *
+flamegraph_cache__stats(const struct flamegraph_cache *cache)
+{
+	return &cache->stats;
+}
