@@ -929,8 +929,8 @@ for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_bin
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters \
-	 test_exec test_outputs test_template test_progress test_report test_flamegraph_py test_help \
-	 test_bad_input; do
+	 test_exec test_outputs test_template test_progress test_report test_flamegraph_py \
+	 test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )
