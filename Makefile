@@ -105,8 +105,9 @@ check: $(PERF) $(MAN) browser-deps
 patches: $(BASE)/.base-version
 	@scripts/make-patches.sh $(BASE) $(B)/patches
 
-check-patches: patches
-	@scripts/check-patches.sh $(BASE) $(B)/patches
+# The man page for the series' perf help test: the same text as its patch.
+check-patches: patches $(MAN)
+	@MANDIR=$(CURDIR)/$(B)/man scripts/check-patches.sh $(BASE) $(B)/patches
 
 # perf flamegraph against perf script, report, annotate and flamegraph.py
 # on recorded profiles: Documentation/benchmarks.md. Minutes, not seconds.

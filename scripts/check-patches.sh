@@ -14,6 +14,8 @@ patches=$(cd "$2" && pwd)
 work=$top/build/check-patches
 obj=$work-obj
 makeflags="BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 NO_GTK2=1 NO_LIBBPF=1 WERROR=1"
+# perf help looks for man pages in the mandir perf was built with.
+[ -n "$MANDIR" ] && makeflags="$makeflags mandir=$MANDIR"
 
 name=$(git -C "$top" config user.name || true)
 email=$(git -C "$top" config user.email || true)
