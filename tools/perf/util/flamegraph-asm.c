@@ -20,10 +20,13 @@
 #include "disasm.h"
 #include "dso.h"
 #include "env.h"
+#include "evsel.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
+#include "flamegraph-ranges.h"
 #include "hashmap.h"
 #include "map.h"
+#include "maps.h"
 #include "symbol.h"
 #include "ui/progress.h"
 #include "ui/util.h"
@@ -176,11 +179,16 @@ annotation_lines__find(struct annotation_line **lines, size_t nr, s64 offset)
 	return lo ? lines[lo - 1] : NULL;
 }
 
+/*
+ * Label the leaves that @sym covers with the lines of its disassembly.
+ * @range: @sym is a range of the leaves' symbol (flamegraph__sampled_ranges()):
+ * each leaf in it must be the start of a line, else -EINVAL.
+ */
 static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
+					struct symbol *sym, bool range,
 					struct annotation_line **lines,
 					size_t nr, u64 start)
 {
-	struct symbol *sym = sl->func->ms.sym;
 	size_t i;
 
 	for (i = 0; i < sl->nr; i++) {
@@ -189,7 +197,11 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 		const char *text;
 		char *label;
 
+		if (range && (leaf->addr < sym->start || leaf->addr >= sym->end))
+			continue;
 		al = annotation_lines__find(lines, nr, leaf->addr - sym->start);
+		if (range && (!al || al->offset != (s64)(leaf->addr - sym->start)))
+			return -EINVAL;
 		if (!al)
 			continue;
 		text = skip_spaces(al->line);
@@ -202,14 +214,120 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 	return 0;
 }
 
+/* Label the leaves in @sym from its disassembly, just made. */
+static int flamegraph_asm__label(struct flamegraph_sym_leaves *sl,
+				 struct symbol *sym, bool range)
+{
+	struct annotation *notes = symbol__annotation(sym);
+	struct annotation_line **lines = NULL, *al;
+	size_t nr = 0, alloc = 0;
+	int err;
+
+	list_for_each_entry(al, &notes->src->source, node) {
+		if (al->offset < 0 || !al->line)
+			continue;
+		if (nr == alloc) {
+			void *p;
+
+			alloc = alloc ? alloc * 2 : 64;
+			p = realloc(lines, alloc * sizeof(*lines));
+			if (!p) {
+				free(lines);
+				return -ENOMEM;
+			}
+			lines = p;
+		}
+		lines[nr++] = al;
+	}
+	err = flamegraph_sym_leaves__label(sl, sym, range, lines, nr,
+					   notes->src->start);
+	free(lines);
+	return err;
+}
+
+static int flamegraph_u64__cmp(const void *a, const void *b)
+{
+	u64 l = *(const u64 *)a, r = *(const u64 *)b;
+
+	return l < r ? -1 : l > r;
+}
+
+/*
+ * A large function with a few sampled instructions: disassemble the
+ * ranges around them, each as a symbol of its own, where perf's
+ * disassembler is in-process (capstone; --objdump turns it off).
+ *
+ * Return: 0 when every leaf was labelled, -ENOMEM, or -EAGAIN to
+ * disassemble the whole symbol instead.
+ */
+static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
+				  struct flamegraph_sym_leaves *sl)
+{
+	struct map_symbol *ms = &sl->func->ms;
+	struct symbol *sym = ms->sym;
+	struct dso *dso = map__dso(ms->map);
+	struct flamegraph_range *ranges;
+	int saved_verbose = verbose;
+	size_t i, nr = 0;
+	int nr_ranges, err = 0;
+	u64 *offsets;
+
+	if (annotate_opts.objdump_path || !sl->func->dso ||
+	    dso__kernel(dso) != DSO_SPACE__USER || dso__is_kcore(dso) ||
+	    dso__needs_decompress(dso) ||
+	    dso__binary_type(dso) == DSO_BINARY_TYPE__BPF_PROG_INFO ||
+	    dso__binary_type(dso) == DSO_BINARY_TYPE__BPF_IMAGE ||
+	    strcmp(perf_env__arch(evsel__env(fa->evsel)), "x86"))
+		return -EAGAIN;
+
+	offsets = calloc(sl->nr, sizeof(*offsets));
+	if (!offsets)
+		return -ENOMEM;
+	for (i = 0; i < sl->nr; i++)
+		offsets[i] = sl->leaves[i]->addr - sym->start;
+	qsort(offsets, sl->nr, sizeof(*offsets), flamegraph_u64__cmp);
+	for (i = 0; i < sl->nr; i++) {
+		if (!nr || offsets[i] != offsets[nr - 1])
+			offsets[nr++] = offsets[i];
+	}
+	nr_ranges = flamegraph__sampled_ranges(dso, maps__machine(ms->maps), sym,
+					       offsets, nr, &ranges);
+	free(offsets);
+	if (nr_ranges <= 0)
+		return nr_ranges ?: -EAGAIN;
+
+	if (verbose <= 0)
+		verbose = -1;
+	for (i = 0; i < (size_t)nr_ranges && !err; i++) {
+		struct map_symbol range_ms = *ms;
+		struct symbol *range;
+
+		range = symbol__new(sym->start + ranges[i].start,
+				    ranges[i].end - ranges[i].start,
+				    sym->binding, sym->type, sym->name);
+		if (!range) {
+			err = -ENOMEM;
+			break;
+		}
+		range_ms.sym = range;
+		err = symbol__annotate(&range_ms, fa->evsel, NULL) ? -EAGAIN :
+		      flamegraph_asm__label(sl, range, true);
+		if (err == -EINVAL)
+			err = -EAGAIN;
+		/* Frees its disassembly too. */
+		symbol__delete(range);
+	}
+	verbose = saved_verbose;
+	free(ranges);
+	return err;
+}
+
 static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 				       struct flamegraph_sym_leaves *sl)
 {
 	struct map_symbol *ms = &sl->func->ms;
 	struct dso *dso = map__dso(ms->map);
 	struct annotation *notes = symbol__annotation(ms->sym);
-	struct annotation_line **lines = NULL, *al;
-	size_t nr = 0, alloc = 0;
 	int saved_verbose = verbose;
 	int err;
 
@@ -232,6 +350,10 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 		return 0;
 	}
 
+	err = flamegraph_asm__ranges(fa, sl);
+	if (err != -EAGAIN)
+		return err;
+
 	/* One warning per DSO below, the details only with -v. */
 	if (verbose <= 0)
 		verbose = -1;
@@ -252,24 +374,7 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 		return 0;
 	}
 
-	list_for_each_entry(al, &notes->src->source, node) {
-		if (al->offset < 0 || !al->line)
-			continue;
-		if (nr == alloc) {
-			void *p;
-
-			alloc = alloc ? alloc * 2 : 64;
-			p = realloc(lines, alloc * sizeof(*lines));
-			if (!p) {
-				free(lines);
-				return -ENOMEM;
-			}
-			lines = p;
-		}
-		lines[nr++] = al;
-	}
-	err = flamegraph_sym_leaves__label(sl, lines, nr, notes->src->start);
-	free(lines);
+	err = flamegraph_asm__label(sl, ms->sym, false);
 	/* The text is in the labels now: free the disassembly. */
 	annotated_source__purge(notes->src);
 	return err;

@@ -338,6 +338,27 @@ print(ds.most_common(1)[0][0])" "${workdir}/py.json")
 	echo "most sampled DSO: ${lib}"
 	$check --data "${workdir}/py.data" --json "${workdir}/py.json" \
 		--dso "${lib}" --annotate
+	# Large functions with a few sampled instructions were disassembled
+	# in ranges (several disjoint ones for one symbol), and the leaves
+	# above still agree with perf annotate, which disassembles them whole.
+	perf flamegraph -v -i "${workdir}/py.data" --asm -o "${workdir}/pyv.json" \
+		2> "${workdir}/pyv.err"
+	cmp "${workdir}/py.json" "${workdir}/pyv.json"
+	python3 - "${workdir}/pyv.err" <<'PY'
+import collections, re, sys
+seen = collections.defaultdict(list)
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"symbol__disassemble: filename=(.*), sym=(.*), "
+                 r"start=(0x[0-9a-f]+), end=(0x[0-9a-f]+)$", line.rstrip("\n"))
+    if m:
+        seen[(m.group(1), m.group(2))].append((int(m.group(3), 16),
+                                                int(m.group(4), 16)))
+split = {k: sorted(v) for k, v in seen.items() if len(v) > 1}
+for (f, sym), r in split.items():
+    assert all(a[1] <= b[0] for a, b in zip(r, r[1:])), (sym, r)
+assert split, "no symbol was disassembled in ranges"
+print(f"{len(split)} of {len(seen)} symbols disassembled in ranges")
+PY
 }
 
 test_annotate_perf_itself() {
