@@ -47,11 +47,22 @@ static void html__put_text(FILE *fp, const char *s)
 }
 
 /* The string table: every label, DSO name and srcline once. */
+/*
+ * The strings of the page, each once, and for each node in the order
+ * they are written the indexes of its label, DSO and source line: one
+ * hash lookup per string of a node, when the nodes are collected.
+ */
 struct html_strings {
 	struct hashmap	*index;		/* string -> index + 1 */
 	const char	**strings;
 	size_t		nr;
 	size_t		alloc;
+	const char	*last;		/* the string looked up last ... */
+	long		last_idx;	/* ... and its index */
+	long		*order;		/* 3 per node, in write order */
+	size_t		nr_order;
+	size_t		alloc_order;
+	size_t		pos;		/* next in @order when writing */
 };
 
 static size_t str_hash_fn(long key, void *ctx __maybe_unused)
@@ -71,8 +82,12 @@ static long html_strings__add(struct html_strings *hs, const char *s)
 
 	if (!s)
 		return -1;
+	/* The DSO name of siblings is the same string. */
+	if (s == hs->last)
+		return hs->last_idx;
+	hs->last = s;
 	if (hashmap__find(hs->index, s, &idx))
-		return idx - 1;
+		return hs->last_idx = idx - 1;
 	if (hs->nr == hs->alloc) {
 		size_t alloc = hs->alloc ? hs->alloc * 2 : 256;
 		void *p = realloc(hs->strings, alloc * sizeof(*hs->strings));
@@ -82,10 +97,36 @@ static long html_strings__add(struct html_strings *hs, const char *s)
 		hs->strings = p;
 		hs->alloc = alloc;
 	}
-	if (hashmap__add(hs->index, s, hs->nr + 1))
+	if (hashmap__add(hs->index, s, hs->nr + 1)) {
+		hs->last = NULL;
 		return -1;
+	}
 	hs->strings[hs->nr] = s;
+	hs->last_idx = hs->nr;
 	return hs->nr++;
+}
+
+/* Note @s (NULL for none) as the next string of the nodes written. */
+static int html_strings__order(struct html_strings *hs, const char *s)
+{
+	long idx = -1;
+
+	if (s) {
+		idx = html_strings__add(hs, s);
+		if (idx < 0)
+			return -ENOMEM;
+	}
+	if (hs->nr_order == hs->alloc_order) {
+		size_t alloc = hs->alloc_order ? hs->alloc_order * 2 : 768;
+		void *p = realloc(hs->order, alloc * sizeof(*hs->order));
+
+		if (!p)
+			return -ENOMEM;
+		hs->order = p;
+		hs->alloc_order = alloc;
+	}
+	hs->order[hs->nr_order++] = idx;
+	return 0;
 }
 
 static int flamegraph_node__collect(const struct flamegraph_node *node,
@@ -93,12 +134,9 @@ static int flamegraph_node__collect(const struct flamegraph_node *node,
 {
 	u32 i;
 
-	if (html_strings__add(hs, node->label) < 0)
-		return -ENOMEM;
-	if (flamegraph_node__dso_name(node) &&
-	    html_strings__add(hs, flamegraph_node__dso_name(node)) < 0)
-		return -ENOMEM;
-	if (node->srcline && html_strings__add(hs, node->srcline) < 0)
+	if (html_strings__order(hs, node->label) ||
+	    html_strings__order(hs, flamegraph_node__dso_name(node)) ||
+	    html_strings__order(hs, node->srcline))
 		return -ENOMEM;
 	for (i = 0; i < node->nr_children; i++) {
 		if (flamegraph_node__collect(node->sorted[i], hs))
@@ -107,11 +145,10 @@ static int flamegraph_node__collect(const struct flamegraph_node *node,
 	return 0;
 }
 
-static long html_strings__find(struct html_strings *hs, const char *s)
+/* The index flamegraph_node__collect() found, in the same order. */
+static long html_strings__next(struct html_strings *hs)
 {
-	long idx;
-
-	return s && hashmap__find(hs->index, s, &idx) ? idx - 1 : -1;
+	return hs->order[hs->pos++];
 }
 
 /* [label, flags, dso, self, addr, srcline, [children]]: see the viewer. */
@@ -119,20 +156,22 @@ static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 					   struct html_strings *hs, FILE *fp)
 {
 	int flags = node->kind;
+	long label, dso, srcline;
 	u32 i;
 
 	if (node->kernel)
 		flags |= 8;
 	if (flamegraph_node__is_jit(node))
 		flags |= 16;
-	fprintf(fp, "[%ld,%d,%ld,%" PRIu64 ",", html_strings__find(hs, node->label),
-		flags, html_strings__find(hs, flamegraph_node__dso_name(node)),
-		node->self);
+	label = html_strings__next(hs);
+	dso = html_strings__next(hs);
+	srcline = html_strings__next(hs);
+	fprintf(fp, "[%ld,%d,%ld,%" PRIu64 ",", label, flags, dso, node->self);
 	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN)
 		fprintf(fp, "\"%#" PRIx64 "\"", node->objdump_addr);
 	else
 		fputs("\"\"", fp);
-	fprintf(fp, ",%ld,[", html_strings__find(hs, node->srcline));
+	fprintf(fp, ",%ld,[", srcline);
 	for (i = 0; i < node->nr_children; i++) {
 		if (i)
 			fputc(',', fp);
@@ -187,6 +226,7 @@ static int flamegraph__write_data(struct flamegraph *fg, FILE *fp,
 out:
 	hashmap__free(hs.index);
 	free(hs.strings);
+	free(hs.order);
 	return err;
 }
 
