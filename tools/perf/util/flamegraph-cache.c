@@ -9,9 +9,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/hash.h>
 #include <linux/zalloc.h>
 
+#include "flamegraph.h"
 #include "flamegraph-cache.h"
 
 /*
@@ -34,12 +34,6 @@ struct flamegraph_cache {
 	struct flamegraph_cache_stats	stats;
 };
 
-static size_t flamegraph_cache__mix(size_t hash, u64 val)
-{
-	hash = (hash ^ val) * GOLDEN_RATIO_64;
-	return hash ^ (hash >> 29);
-}
-
 void flamegraph_cache_key__init(struct flamegraph_cache_key *key,
 				const struct machine *machine, s32 pid, s32 tid,
 				u8 cpumode, u64 ip, u64 nr, const u64 *ips)
@@ -55,11 +49,11 @@ void flamegraph_cache_key__init(struct flamegraph_cache_key *key,
 	key->nr = nr;
 	key->ips = ips;
 
-	hash = flamegraph_cache__mix(hash, ((u64)(u32)pid << 32) | (u32)tid);
-	hash = flamegraph_cache__mix(hash, ((u64)cpumode << 56) ^ nr);
-	hash = flamegraph_cache__mix(hash, ip);
+	hash = flamegraph__hash_mix(hash, ((u64)(u32)pid << 32) | (u32)tid);
+	hash = flamegraph__hash_mix(hash, ((u64)cpumode << 56) ^ nr);
+	hash = flamegraph__hash_mix(hash, ip);
 	for (i = 0; i < nr; i++)
-		hash = flamegraph_cache__mix(hash, ips[i]);
+		hash = flamegraph__hash_mix(hash, ips[i]);
 	key->hash = hash;
 }
 

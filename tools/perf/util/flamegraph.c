@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/err.h>
-#include <linux/hash.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
@@ -127,21 +126,15 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 /* Children of a node beyond which they are looked up by hash. */
 #define FLAMEGRAPH_HASHED_CHILDREN	16
 
-static size_t flamegraph__mix(size_t hash, u64 val)
-{
-	hash = (hash ^ val) * GOLDEN_RATIO_64;
-	return hash ^ (hash >> 29);
-}
-
 static size_t flamegraph_key__hash(const struct flamegraph_node *parent,
 				   const struct flamegraph_key *key)
 {
-	size_t hash = flamegraph__mix((size_t)parent, (size_t)key->dso);
+	size_t hash = flamegraph__hash_mix((size_t)parent, (size_t)key->dso);
 
-	hash = flamegraph__mix(hash, ((u64)key->kind << 1) | key->kernel);
-	hash = flamegraph__mix(hash, key->addr);
+	hash = flamegraph__hash_mix(hash, ((u64)key->kind << 1) | key->kernel);
+	hash = flamegraph__hash_mix(hash, key->addr);
 	if (key->comm)
-		hash = flamegraph__mix(hash, str_hash(key->comm));
+		hash = flamegraph__hash_mix(hash, str_hash(key->comm));
 	return hash;
 }
 

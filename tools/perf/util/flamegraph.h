@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <linux/hash.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
 #include "map_symbol.h"
@@ -224,6 +225,22 @@ bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
  * Return: the key shifted right by 4: allocations are 16-byte aligned.
  */
 size_t flamegraph__ptr_hash(long key, void *ctx);
+
+/**
+ * flamegraph__hash_mix - fold a 64-bit value into a hash
+ * @hash: the hash so far
+ * @val: the value to add
+ *
+ * A multiply by the golden ratio (as linux/hash.h) and a shift, for the
+ * keys of the tree's and the cache's tables.
+ *
+ * Return: the new hash.
+ */
+static inline size_t flamegraph__hash_mix(size_t hash, u64 val)
+{
+	hash = (hash ^ val) * GOLDEN_RATIO_64;
+	return hash ^ (hash >> 29);
+}
 
 /**
  * flamegraph__ptr_equal - hashmap equality of pointer keys
