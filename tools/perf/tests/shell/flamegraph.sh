@@ -338,26 +338,50 @@ print(ds.most_common(1)[0][0])" "${workdir}/py.json")
 	echo "most sampled DSO: ${lib}"
 	$check --data "${workdir}/py.data" --json "${workdir}/py.json" \
 		--dso "${lib}" --annotate
-	# Large functions with a few sampled instructions were disassembled
-	# in ranges (several disjoint ones for one symbol), and the leaves
-	# above still agree with perf annotate, which disassembles them whole.
-	perf flamegraph -v -i "${workdir}/py.data" --asm -o "${workdir}/pyv.json" \
-		2> "${workdir}/pyv.err"
-	cmp "${workdir}/py.json" "${workdir}/pyv.json"
-	python3 - "${workdir}/pyv.err" <<'PY'
-import collections, re, sys
-seen = collections.defaultdict(list)
+}
+
+test_ranges() {
+	echo "A large function with two hot loops: disassembled in two ranges"
+	# Not PIE: the ranges perf -v logs are memory addresses, here also
+	# the objdump addresses the JSON and nm use.
+	cc -O0 -no-pie -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "${workdir}/ranges" "${shelldir}/lib/flamegraph_ranges.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/ranges.data" \
+		"${workdir}/ranges" 200000000 2> /dev/null
+	perf flamegraph -v -i "${workdir}/ranges.data" --asm \
+		-o "${workdir}/ranges.json" 2> "${workdir}/ranges.err"
+	# The leaves agree with perf annotate, which disassembles it whole.
+	$check --data "${workdir}/ranges.data" --json "${workdir}/ranges.json" \
+		--dso ranges --annotate
+	python3 - "${workdir}/ranges.err" "${workdir}/ranges.json" \
+		"$(nm -S "${workdir}/ranges" | awk '$4 == "two_loops" { print $1, $2 }')" <<'PY'
+import json, re, sys
+start, size = (int(x, 16) for x in sys.argv[3].split())
+ranges = []
 for line in open(sys.argv[1], errors="replace"):
-    m = re.match(r"symbol__disassemble: filename=(.*), sym=(.*), "
+    m = re.match(r"symbol__disassemble: filename=.*, sym=two_loops, "
                  r"start=(0x[0-9a-f]+), end=(0x[0-9a-f]+)$", line.rstrip("\n"))
     if m:
-        seen[(m.group(1), m.group(2))].append((int(m.group(3), 16),
-                                                int(m.group(4), 16)))
-split = {k: sorted(v) for k, v in seen.items() if len(v) > 1}
-for (f, sym), r in split.items():
-    assert all(a[1] <= b[0] for a, b in zip(r, r[1:])), (sym, r)
-assert split, "no symbol was disassembled in ranges"
-print(f"{len(split)} of {len(seen)} symbols disassembled in ranges")
+        ranges.append((int(m.group(1), 16), int(m.group(2), 16)))
+ranges.sort()
+def walk(n):
+    for c in n["c"]:
+        if n["k"] == "func" and n["n"] == "two_loops" and c["k"] == "insn":
+            yield int(c["a"], 16) - int(n["a"], 16)
+        yield from walk(c)
+# Offsets into two_loops of its sampled instructions.
+leaves = set(walk(json.load(open(sys.argv[2]))))
+ranges = [(a - start, b - start) for a, b in ranges]
+# Two loops, each sampled; the code between them (7 kB) is not read.
+assert len(ranges) == 2, ranges
+assert ranges[0][1] <= ranges[1][0], ranges
+assert all(0 <= a < b <= size for a, b in ranges), ranges
+assert sum(b - a for a, b in ranges) < size // 4, (ranges, size)
+assert leaves and all(any(a <= x < b for a, b in ranges) for x in leaves), \
+    (sorted(map(hex, leaves)), ranges)
+assert min(leaves) < 0x100 and max(leaves) > size - 0x100, sorted(map(hex, leaves))
+print("two_loops (%d bytes): ranges %s, %d sampled instructions in them"
+      % (size, [(hex(a), hex(b)) for a, b in ranges], len(leaves)))
 PY
 }
 
@@ -950,7 +974,7 @@ for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_bin
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters \
-	 test_exec test_outputs test_template test_progress test_report test_flamegraph_py \
+	 test_exec test_ranges test_outputs test_template test_progress test_report test_flamegraph_py \
 	 test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
