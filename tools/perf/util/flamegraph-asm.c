@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
@@ -49,7 +50,22 @@ struct flamegraph_asm {
 	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
+	/* Symbols that perf's disasm layer gives to objdump, batched. */
+	struct flamegraph_sym_leaves **objdump;
+	size_t		nr_objdump;
+	size_t		alloc_objdump;
 };
+
+/*
+ * One objdump for symbols of a DSO closer than this: about what starting
+ * one costs (it reads the symbol table, and the debuginfo for -S) in
+ * bytes of code disassembled.  gcc's cc1 with --objdump, 3,408 sampled
+ * symbols: 3,408 objdumps took 442 s; 137, 87 and 72 objdumps (32, 64
+ * and 128 kB) 28, 23 and 28 s.
+ */
+#define FLAMEGRAPH_OBJDUMP_GAP		(64 * 1024)
+/* Bounds the disasm lines held at once: ~200 bytes per instruction. */
+#define FLAMEGRAPH_OBJDUMP_SPAN_MAX	(256 * 1024)
 
 /* One line from messages that span several. */
 static void flatten(char *msg)
@@ -179,28 +195,67 @@ annotation_lines__find(struct annotation_line **lines, size_t nr, s64 offset)
 	return lo ? lines[lo - 1] : NULL;
 }
 
+/* How the lines of a disassembly relate to the leaves' symbol. */
+enum flamegraph_label_mode {
+	/* The symbol itself. */
+	FLAMEGRAPH_LABEL_WHOLE,
+	/* A range of it: each leaf in it starts a line. */
+	FLAMEGRAPH_LABEL_RANGE,
+	/* A span of symbols: each leaf's line is in the leaves' symbol. */
+	FLAMEGRAPH_LABEL_SPAN,
+};
+
+/* The first of @sl's leaves, sorted by address, at or above @addr. */
+static size_t flamegraph_sym_leaves__first(struct flamegraph_sym_leaves *sl,
+					   u64 addr)
+{
+	size_t lo = 0, hi = sl->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sl->leaves[mid]->addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
- * Label the leaves that @sym covers with the lines of its disassembly.
- * @range: @sym is a range of the leaves' symbol (flamegraph__sampled_ranges()):
- * each leaf in it must be the start of a line, else -EINVAL.
+ * Label the leaves of @sl that @sym covers with the lines of its
+ * disassembly (map-relative addresses; @start is the objdump address of
+ * @sym->start).  A leaf whose line can't be had that way (@mode) fails
+ * it with -EINVAL.
  */
 static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
-					struct symbol *sym, bool range,
+					struct symbol *sym,
+					enum flamegraph_label_mode mode,
 					struct annotation_line **lines,
 					size_t nr, u64 start)
 {
-	size_t i;
+	struct symbol *own = sl->func->ms.sym;
+	s64 min = own->start - sym->start;
+	size_t i = 0, end = sl->nr;
 
-	for (i = 0; i < sl->nr; i++) {
+	/* A range labels the leaves in it, the others all theirs. */
+	if (mode == FLAMEGRAPH_LABEL_RANGE) {
+		i = flamegraph_sym_leaves__first(sl, sym->start);
+		end = flamegraph_sym_leaves__first(sl, sym->end);
+	}
+	for (; i < end; i++) {
 		struct flamegraph_node *leaf = sl->leaves[i];
+		s64 offset = leaf->addr - sym->start;
 		struct annotation_line *al;
 		const char *text;
 		char *label;
 
-		if (range && (leaf->addr < sym->start || leaf->addr >= sym->end))
-			continue;
-		al = annotation_lines__find(lines, nr, leaf->addr - sym->start);
-		if (range && (!al || al->offset != (s64)(leaf->addr - sym->start)))
+		if (mode == FLAMEGRAPH_LABEL_SPAN &&
+		    (leaf->addr < own->start || leaf->addr >= own->end))
+			return -EINVAL;
+		al = annotation_lines__find(lines, nr, offset);
+		if ((mode == FLAMEGRAPH_LABEL_RANGE && (!al || al->offset != offset)) ||
+		    (mode == FLAMEGRAPH_LABEL_SPAN && (!al || al->offset < min)))
 			return -EINVAL;
 		if (!al)
 			continue;
@@ -214,15 +269,18 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 	return 0;
 }
 
-/* Label the leaves in @sym from its disassembly, just made. */
-static int flamegraph_asm__label(struct flamegraph_sym_leaves *sl,
-				 struct symbol *sym, bool range)
+/*
+ * The instruction lines of @sym's disassembly, just made, in address
+ * order: an array to free() in *@lines.  Return: their number, -ENOMEM.
+ */
+static ssize_t flamegraph_asm__lines(struct symbol *sym,
+				     struct annotation_line ***lines)
 {
 	struct annotation *notes = symbol__annotation(sym);
-	struct annotation_line **lines = NULL, *al;
+	struct annotation_line *al;
 	size_t nr = 0, alloc = 0;
-	int err;
 
+	*lines = NULL;
 	list_for_each_entry(al, &notes->src->source, node) {
 		if (al->offset < 0 || !al->line)
 			continue;
@@ -230,26 +288,60 @@ static int flamegraph_asm__label(struct flamegraph_sym_leaves *sl,
 			void *p;
 
 			alloc = alloc ? alloc * 2 : 64;
-			p = realloc(lines, alloc * sizeof(*lines));
+			p = realloc(*lines, alloc * sizeof(**lines));
 			if (!p) {
-				free(lines);
+				zfree(lines);
 				return -ENOMEM;
 			}
-			lines = p;
+			*lines = p;
 		}
-		lines[nr++] = al;
+		(*lines)[nr++] = al;
 	}
-	err = flamegraph_sym_leaves__label(sl, sym, range, lines, nr,
-					   notes->src->start);
+	return nr;
+}
+
+/* Label the leaves in @sym from its disassembly, just made. */
+static int flamegraph_asm__label(struct flamegraph_sym_leaves *sl,
+				 struct symbol *sym,
+				 enum flamegraph_label_mode mode)
+{
+	struct annotation_line **lines;
+	ssize_t nr = flamegraph_asm__lines(sym, &lines);
+	int err;
+
+	if (nr < 0)
+		return nr;
+	err = flamegraph_sym_leaves__label(sl, sym, mode, lines, nr,
+					   symbol__annotation(sym)->src->start);
 	free(lines);
 	return err;
 }
 
-static int flamegraph_u64__cmp(const void *a, const void *b)
+/*
+ * Whether @sl's symbol is in a user-space image that perf's disasm layer
+ * reads as a file: not the kernel, kcore, a compressed module or BPF.
+ */
+static bool flamegraph_asm__user_image(struct flamegraph_sym_leaves *sl)
 {
-	u64 l = *(const u64 *)a, r = *(const u64 *)b;
+	struct dso *dso = sl->func->ms.map ? map__dso(sl->func->ms.map) : NULL;
 
-	return l < r ? -1 : l > r;
+	return dso && dso__kernel(dso) == DSO_SPACE__USER && !dso__is_kcore(dso) &&
+	       !dso__needs_decompress(dso) &&
+	       dso__binary_type(dso) != DSO_BINARY_TYPE__BPF_PROG_INFO &&
+	       dso__binary_type(dso) != DSO_BINARY_TYPE__BPF_IMAGE;
+}
+
+/*
+ * Delete a symbol made for a part of the code, and its disassembly:
+ * symbol__delete() frees the annotation but not its lines.
+ */
+static void flamegraph_asm__delete(struct symbol *sym)
+{
+	struct annotation *notes = symbol__annotation(sym);
+
+	if (notes->src)
+		annotated_source__purge(notes->src);
+	symbol__delete(sym);
 }
 
 /*
@@ -272,23 +364,19 @@ static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
 	int nr_ranges, err = 0;
 	u64 *offsets;
 
-	if (annotate_opts.objdump_path || !sl->func->dso ||
-	    dso__kernel(dso) != DSO_SPACE__USER || dso__is_kcore(dso) ||
-	    dso__needs_decompress(dso) ||
-	    dso__binary_type(dso) == DSO_BINARY_TYPE__BPF_PROG_INFO ||
-	    dso__binary_type(dso) == DSO_BINARY_TYPE__BPF_IMAGE ||
+	if (annotate_opts.objdump_path || !flamegraph_asm__user_image(sl) ||
 	    strcmp(perf_env__arch(evsel__env(fa->evsel)), "x86"))
 		return -EAGAIN;
 
+	/* The leaves are sorted by address. */
 	offsets = calloc(sl->nr, sizeof(*offsets));
 	if (!offsets)
 		return -ENOMEM;
-	for (i = 0; i < sl->nr; i++)
-		offsets[i] = sl->leaves[i]->addr - sym->start;
-	qsort(offsets, sl->nr, sizeof(*offsets), flamegraph_u64__cmp);
 	for (i = 0; i < sl->nr; i++) {
-		if (!nr || offsets[i] != offsets[nr - 1])
-			offsets[nr++] = offsets[i];
+		u64 offset = sl->leaves[i]->addr - sym->start;
+
+		if (!nr || offset != offsets[nr - 1])
+			offsets[nr++] = offset;
 	}
 	nr_ranges = flamegraph__sampled_ranges(dso, maps__machine(ms->maps), sym,
 					       offsets, nr, &ranges);
@@ -311,11 +399,10 @@ static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
 		}
 		range_ms.sym = range;
 		err = symbol__annotate(&range_ms, fa->evsel, NULL) ? -EAGAIN :
-		      flamegraph_asm__label(sl, range, true);
+		      flamegraph_asm__label(sl, range, FLAMEGRAPH_LABEL_RANGE);
 		if (err == -EINVAL)
 			err = -EAGAIN;
-		/* Frees its disassembly too. */
-		symbol__delete(range);
+		flamegraph_asm__delete(range);
 	}
 	verbose = saved_verbose;
 	free(ranges);
@@ -374,10 +461,161 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 		return 0;
 	}
 
-	err = flamegraph_asm__label(sl, ms->sym, false);
+	err = flamegraph_asm__label(sl, ms->sym, FLAMEGRAPH_LABEL_WHOLE);
 	/* The text is in the labels now: free the disassembly. */
 	annotated_source__purge(notes->src);
 	return err;
+}
+
+/*
+ * Whether perf's disasm layer will give @sl's symbol to objdump, as
+ * symbol__disassemble() does after LLVM and capstone: capstone is off
+ * with an objdump path (--objdump, a cross objdump) or not built in, and
+ * gives up on x86 code it can't decode to the end.
+ */
+static bool flamegraph_asm__objdump_reads(struct flamegraph_asm *fa,
+					  struct flamegraph_sym_leaves *sl)
+{
+	struct map_symbol *ms = &sl->func->ms;
+
+	if (!flamegraph_asm__user_image(sl))
+		return false;
+#ifdef HAVE_LIBLLVM_SUPPORT
+	return false;
+#else
+	if (annotate_opts.objdump_path)
+		return true;
+#ifndef HAVE_LIBCAPSTONE_SUPPORT
+	return true;
+#else
+	/* Other architectures: perf's capstone path may or may not read them. */
+	return !strcmp(perf_env__arch(evsel__env(fa->evsel)), "x86") &&
+	       flamegraph__capstone_decodes(map__dso(ms->map),
+					    maps__machine(ms->maps), ms->sym) == 0;
+#endif
+#endif
+}
+
+static int flamegraph_asm__defer(struct flamegraph_asm *fa,
+				 struct flamegraph_sym_leaves *sl)
+{
+	if (fa->nr_objdump == fa->alloc_objdump) {
+		size_t alloc = fa->alloc_objdump ? fa->alloc_objdump * 2 : 16;
+		void *p = realloc(fa->objdump, alloc * sizeof(*fa->objdump));
+
+		if (!p)
+			return -ENOMEM;
+		fa->objdump = p;
+		fa->alloc_objdump = alloc;
+	}
+	fa->objdump[fa->nr_objdump++] = sl;
+	return 0;
+}
+
+/* By DSO, then by address. */
+static int flamegraph_sym_leaves__cmp(const void *a, const void *b)
+{
+	const struct flamegraph_sym_leaves *l = *(void * const *)a;
+	const struct flamegraph_sym_leaves *r = *(void * const *)b;
+	u64 ls = l->func->ms.sym->start, rs = r->func->ms.sym->start;
+
+	if (l->func->dso != r->func->dso)
+		return l->func->dso < r->func->dso ? -1 : 1;
+	return ls < rs ? -1 : ls > rs;
+}
+
+/*
+ * Disassemble @nr symbols of a DSO, sorted by address, with one objdump
+ * over [their first start, @end): what perf annotate shows for each of
+ * them, as objdump reads a symbol the same wherever it starts.  Any that
+ * isn't labelled so (a leaf whose line would be in another symbol, or no
+ * disassembly at all) is disassembled alone, with its own warnings.
+ */
+static int flamegraph_asm__span(struct flamegraph_asm *fa,
+				struct flamegraph_sym_leaves **sls, size_t nr,
+				u64 end)
+{
+	struct map_symbol ms = sls[0]->func->ms;
+	char *saved_objdump = annotate_opts.objdump_path;
+	char objdump[] = "objdump";
+	struct annotation_line **lines = NULL;
+	int saved_verbose = verbose;
+	struct symbol *span = NULL;
+	ssize_t nr_lines = 0;
+	size_t i;
+	int err = 0;
+
+	if (nr > 1) {
+		span = symbol__new(ms.sym->start, end - ms.sym->start,
+				   ms.sym->binding, ms.sym->type, ms.sym->name);
+		if (!span)
+			return -ENOMEM;
+		ms.sym = span;
+		if (verbose <= 0)
+			verbose = -1;
+		/* Capstone gave up on each of them, or is off already. */
+		if (!saved_objdump)
+			annotate_opts.objdump_path = objdump;
+		if (!symbol__annotate(&ms, fa->evsel, NULL))
+			nr_lines = flamegraph_asm__lines(span, &lines);
+		annotate_opts.objdump_path = saved_objdump;
+		verbose = saved_verbose;
+		err = nr_lines < 0 ? nr_lines : 0;
+	}
+	for (i = 0; i < nr && !err; i++) {
+		err = -EINVAL;
+		if (nr_lines > 0)
+			err = flamegraph_sym_leaves__label(sls[i], span,
+							   FLAMEGRAPH_LABEL_SPAN, lines, nr_lines,
+							   symbol__annotation(span)->src->start);
+		if (err == -EINVAL)
+			err = flamegraph_asm__disassemble(fa, sls[i]);
+	}
+	free(lines);
+	if (span)
+		flamegraph_asm__delete(span);
+	return err;
+}
+
+/*
+ * The symbols objdump reads, in as few objdumps as pays: one for those
+ * of a DSO closer than FLAMEGRAPH_OBJDUMP_GAP to each other, up to
+ * FLAMEGRAPH_OBJDUMP_SPAN_MAX of code, not one each.
+ */
+static int flamegraph_asm__objdump_batches(struct flamegraph_asm *fa)
+{
+	size_t i, j;
+	int err = 0;
+
+	qsort(fa->objdump, fa->nr_objdump, sizeof(*fa->objdump),
+	      flamegraph_sym_leaves__cmp);
+	for (i = 0; i < fa->nr_objdump && !err; i = j) {
+		struct map_symbol *first = &fa->objdump[i]->func->ms;
+		u64 end = first->sym->end;
+
+		for (j = i + 1; j < fa->nr_objdump; j++) {
+			struct map_symbol *ms = &fa->objdump[j]->func->ms;
+
+			/* The same DSO, mapped from the same offset. */
+			if (map__dso(ms->map) != map__dso(first->map) ||
+			    map__pgoff(ms->map) != map__pgoff(first->map) ||
+			    ms->sym->start >= end + FLAMEGRAPH_OBJDUMP_GAP ||
+			    ms->sym->end > first->sym->start + FLAMEGRAPH_OBJDUMP_SPAN_MAX)
+				break;
+			end = max(end, ms->sym->end);
+		}
+		err = flamegraph_asm__span(fa, &fa->objdump[i], j - i, end);
+	}
+	return err;
+}
+
+/* By address, for the ranges and spans to find theirs. */
+static int flamegraph_node__addr_cmp(const void *a, const void *b)
+{
+	const struct flamegraph_node *l = *(void * const *)a;
+	const struct flamegraph_node *r = *(void * const *)b;
+
+	return l->addr < r->addr ? -1 : l->addr > r->addr;
 }
 
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
@@ -406,13 +644,26 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	hashmap__for_each_entry(fa.syms, cur, bkt) {
 		struct flamegraph_sym_leaves *sl = cur->pvalue;
 
-		if (!err)
+		if (err)
+			break;
+		qsort(sl->leaves, sl->nr, sizeof(*sl->leaves),
+		      flamegraph_node__addr_cmp);
+		if (flamegraph_asm__objdump_reads(&fa, sl))
+			err = flamegraph_asm__defer(&fa, sl);
+		else
 			err = flamegraph_asm__disassemble(&fa, sl);
-		free(sl->leaves);
-		free(sl);
 		ui_progress__update(&prog, 1);
 	}
+	if (!err)
+		err = flamegraph_asm__objdump_batches(&fa);
 	ui_progress__finish();
+	hashmap__for_each_entry(fa.syms, cur, bkt) {
+		struct flamegraph_sym_leaves *sl = cur->pvalue;
+
+		free(sl->leaves);
+		free(sl);
+	}
+	free(fa.objdump);
 out:
 	hashmap__free(fa.syms);
 	hashmap__free(fa.failed);

@@ -47,4 +47,22 @@ int flamegraph__sampled_ranges(struct dso *dso, struct machine *machine,
 			       struct symbol *sym, const u64 *offsets, size_t nr,
 			       struct flamegraph_range **ranges);
 
+/**
+ * flamegraph__capstone_decodes - whether capstone decodes a symbol to its end
+ * @dso: the symbol's DSO, user space, x86
+ * @machine: its machine, for reading the DSO's image
+ * @sym: the symbol
+ *
+ * perf's capstone path (symbol__disassemble_capstone()) gives up on a
+ * symbol where capstone stops before its end, and symbol__disassemble()
+ * then runs objdump on it: this tells in advance, decoding without
+ * operand details, so that such symbols can share an objdump.
+ *
+ * Return: 1 if it decodes to its end, 0 if capstone stops early,
+ * -ENOENT if the image can't be read, -ENOMEM, or -EOPNOTSUPP without
+ * capstone.
+ */
+int flamegraph__capstone_decodes(struct dso *dso, struct machine *machine,
+				 struct symbol *sym);
+
 #endif /* __PERF_FLAMEGRAPH_RANGES_H */

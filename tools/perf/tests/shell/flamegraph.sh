@@ -86,6 +86,102 @@ test_workload() {
 		"${workdir}/p.folded"
 }
 
+test_objdump_batched() {
+	echo "objdump as the only disassembler: one objdump for the workload's symbols"
+	local objdump bid
+
+	objdump=$(command -v objdump) || { echo "no objdump: skipped"; return 0; }
+	perf flamegraph -v -i "${workdir}/p.data" --asm --objdump "${objdump}" \
+		-o "${workdir}/od.json" 2> "${workdir}/od.err"
+	# The leaves perf annotate --objdump shows, one objdump per symbol.
+	$check --data "${workdir}/p.data" --json "${workdir}/od.json" \
+		--dso fgwork --annotate --annotate-objdump "${objdump}" --same-name spin
+	bid=$(perf buildid-list -i "${workdir}/p.data" 2> /dev/null |
+	      awk '$2 ~ /fgwork$/ { print $1 }')
+	test -n "${bid}"
+	python3 - "${workdir}/od.err" "${workdir}/od.json" "${bid}" <<'PY'
+import json, re, sys
+err, tree, bid = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+# The workload's sampled symbols, by objdump address.
+def walk(n):
+    if n["k"] == "func" and n["d"] == "fgwork" and \
+       any(c["k"] == "insn" for c in n["c"]):
+        yield int(n["a"], 16)
+    for c in n["c"]:
+        yield from walk(c)
+sampled = set(walk(tree))
+# The objdumps run on the workload's image: what each symbol__disassemble
+# of it was given, and the objdump addresses it was run over.
+runs, mine = [], False
+for line in open(err, errors="replace"):
+    if line.startswith("symbol__disassemble: "):
+        mine = "/%s/%s/" % (bid[:2], bid[2:]) in line
+    m = re.match(r"Executing: .* --start-address=(0x[0-9a-f]+) "
+                 r"--stop-address=(0x[0-9a-f]+) ", line)
+    if m and mine:
+        runs.append((int(m.group(1), 16), int(m.group(2), 16)))
+assert len(sampled) >= 3, sampled
+assert len(runs) == 1, runs
+# From the first sampled symbol, over all of them.
+assert runs[0][0] == min(sampled), (runs, sorted(sampled))
+assert all(runs[0][0] <= a < runs[0][1] for a in sampled), (runs, sampled)
+print("%d sampled symbols of fgwork, one objdump over [%#x, %#x)"
+      % (len(sampled), runs[0][0], runs[0][1]))
+PY
+}
+
+test_capstone_fallback() {
+	echo "Code capstone can't decode: objdump reads it, one for two functions"
+	local bid
+
+	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "${workdir}/evex" "${shelldir}/lib/flamegraph_evex.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/evex.data" \
+		"${workdir}/evex" 100000000 2> /dev/null
+	perf annotate -v --stdio -i "${workdir}/evex.data" evex_a > /dev/null \
+		2> "${workdir}/evex.ann"
+	if ! grep -q "^Executing: .*objdump" "${workdir}/evex.ann"; then
+		echo "perf's capstone reads AVX-512 here: skipped"
+		return 0
+	fi
+	perf flamegraph -v -i "${workdir}/evex.data" --asm -o "${workdir}/evex.json" \
+		2> "${workdir}/evex.err"
+	# The same text as perf annotate, which runs objdump for each.
+	$check --data "${workdir}/evex.data" --json "${workdir}/evex.json" \
+		--dso evex --annotate
+	bid=$(perf buildid-list -i "${workdir}/evex.data" 2> /dev/null |
+	      awk '$2 ~ /\/evex$/ { print $1 }')
+	test -n "${bid}"
+	python3 - "${workdir}/evex.err" "${workdir}/evex.json" "${bid}" \
+		"$(nm -S "${workdir}/evex" | awk '$4 ~ /^(evex_a|evex_b|plain)$/ { print $4 "," $1 "," $2 }')" <<'PY'
+import json, re, sys
+err, tree, bid = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+syms = {}
+for x in sys.argv[4].split():
+    name, start, size = x.split(",")
+    syms[name] = (int(start, 16), int(start, 16) + int(size, 16))
+def walk(n):
+    if n["k"] == "func" and n["d"] == "evex" and \
+       any(c["k"] == "insn" for c in n["c"]):
+        yield n["n"]
+    for c in n["c"]:
+        yield from walk(c)
+assert set(walk(tree)) >= {"evex_a", "evex_b", "plain"}, set(walk(tree))
+runs, mine = [], False
+for line in open(err, errors="replace"):
+    if line.startswith("symbol__disassemble: "):
+        mine = "/%s/%s/" % (bid[:2], bid[2:]) in line
+    m = re.match(r"Executing: .* --start-address=(0x[0-9a-f]+) "
+                 r"--stop-address=(0x[0-9a-f]+) ", line)
+    if m and mine:
+        runs.append((int(m.group(1), 16), int(m.group(2), 16)))
+# One objdump, from evex_a to the end of evex_b; plain, between them,
+# was read by capstone but lies in the range: harmless.
+assert runs == [(syms["evex_a"][0], syms["evex_b"][1])], (runs, syms)
+print("evex_a and evex_b in one objdump over [%#x, %#x)" % runs[0])
+PY
+}
+
 test_stdout_and_pipe() {
 	echo "Pipe input and stdout output"
 	perf record -q -e cpu-clock -g -o - "${prog}" 20 2> /dev/null |
@@ -968,7 +1064,7 @@ test_bad_input() {
 	grep -q keep "${workdir}/keep.html"
 }
 
-for t in test_workload test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
+for t in test_workload test_objdump_batched test_capstone_fallback test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
 	 test_pipe_rebuilt \
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \

@@ -40,9 +40,10 @@ ANNOTATE_RE = re.compile(r"^\s*(\d+)\s+:\s+([0-9a-f]+):\s+(.*?)\s*$")
 HEADER_RE = re.compile(r"Disassembly of (.+) for ")
 
 
-def annotate(perf, data, dso):
+def annotate(perf, data, dso, objdump=None):
     """objdump address -> (samples, text) for @dso, from perf annotate."""
-    out = subprocess.run([perf, "annotate", "--stdio", "-n", "-i", data],
+    extra = ["--objdump", objdump] if objdump else []
+    out = subprocess.run([perf, "annotate", "--stdio", "-n", "-i", data] + extra,
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
         fail(f"perf annotate exited {out.returncode}: {out.stderr[-300:]}")
@@ -122,7 +123,7 @@ def insn_leaves(tree, dso):
 
 
 def check_annotate(args, tree):
-    ann = annotate(args.perf, args.data, args.dso)
+    ann = annotate(args.perf, args.data, args.dso, args.annotate_objdump)
     if not ann:
         fail(f"perf annotate shows no instructions of {args.dso}")
     counts = {}
@@ -222,6 +223,7 @@ def main():
     ap.add_argument("--html")
     ap.add_argument("--event")
     ap.add_argument("--annotate", action="store_true")
+    ap.add_argument("--annotate-objdump")
     ap.add_argument("--objdump-binary")
     args = ap.parse_args()
 
