@@ -339,13 +339,19 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 /*
  * An event that changes how addresses resolve, or which thread and comm
  * a PID and TID are: samples resolved before it no longer tell where
- * later ones go.
+ * later ones go.  Those of process @pid only, unless it is the kernel's
+ * (-1: kernel maps, modules) or the idle task's.
  */
-static void perf_flamegraph__machine_changed(const struct perf_tool *tool)
+static void perf_flamegraph__machine_changed(const struct perf_tool *tool,
+					     s32 pid)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
 
-	if (pfg->cache)
+	if (!pfg->cache)
+		return;
+	if (pid > 0)
+		flamegraph_cache__flush_pid(pfg->cache, pid);
+	else
 		flamegraph_cache__flush(pfg->cache);
 }
 
@@ -354,7 +360,7 @@ static int process_mmap_event(const struct perf_tool *tool,
 			      struct perf_sample *sample,
 			      struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool);
+	perf_flamegraph__machine_changed(tool, event->mmap.pid);
 	return perf_event__process_mmap(tool, event, sample, machine);
 }
 
@@ -363,7 +369,7 @@ static int process_comm_event(const struct perf_tool *tool,
 			      struct perf_sample *sample,
 			      struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool);
+	perf_flamegraph__machine_changed(tool, event->comm.pid);
 	return perf_event__process_comm(tool, event, sample, machine);
 }
 
@@ -372,7 +378,7 @@ static int process_fork_event(const struct perf_tool *tool,
 			      struct perf_sample *sample,
 			      struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool);
+	perf_flamegraph__machine_changed(tool, event->fork.pid);
 	return perf_event__process_fork(tool, event, sample, machine);
 }
 
@@ -381,7 +387,7 @@ static int process_exit_event(const struct perf_tool *tool,
 			      struct perf_sample *sample,
 			      struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool);
+	perf_flamegraph__machine_changed(tool, event->fork.pid);
 	return perf_event__process_exit(tool, event, sample, machine);
 }
 
@@ -390,7 +396,7 @@ static int process_ksymbol_event(const struct perf_tool *tool,
 				 struct perf_sample *sample,
 				 struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool);
+	perf_flamegraph__machine_changed(tool, -1);
 	return perf_event__process_ksymbol(tool, event, sample, machine);
 }
 
@@ -405,7 +411,7 @@ static int process_mmap2_event(const struct perf_tool *tool,
 	struct thread *thread;
 	int err;
 
-	perf_flamegraph__machine_changed(tool);
+	perf_flamegraph__machine_changed(tool, event->mmap2.pid);
 	err = perf_event__process_mmap2(tool, event, sample, machine);
 	if (err || cpumode != PERF_RECORD_MISC_USER ||
 	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
@@ -587,8 +593,9 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		const struct flamegraph_cache_stats *st = flamegraph_cache__stats(pfg->cache);
 
 		pr_debug("perf flamegraph: resolved samples cache: %" PRIu64 " hits, %"
-			 PRIu64 " misses, %" PRIu64 " flushes\n",
-			 st->hits, st->misses, st->flushes);
+			 PRIu64 " misses, %" PRIu64 " flushes (%" PRIu64 " of one process)\n",
+			 st->hits, st->misses, st->flushes + st->pid_flushes,
+			 st->pid_flushes);
 	}
 	/* It points into the tree, which flamegraph__finish() changes. */
 	flamegraph_cache__delete(pfg->cache);

@@ -324,12 +324,23 @@ static int test_cache(void)
 	    !flamegraph_cache__find(cache, &kb, &got) || got.leaf != &b)
 		goto out;
 
+	/* Another process's events leave it; its own forget it. */
+	flamegraph_cache__flush_pid(cache, 12);
+	if (!flamegraph_cache__find(cache, &kb, &got) || got.leaf != &b)
+		goto out;
+	flamegraph_cache__flush_pid(cache, 10);
+	if (flamegraph_cache__find(cache, &kb, &got) ||
+	    flamegraph_cache__add(cache, &kb, &vb) ||
+	    !flamegraph_cache__find(cache, &kb, &got) || got.leaf != &b)
+		goto out;
+
 	/* An event that changes the machine empties it. */
 	flamegraph_cache__flush(cache);
 	if (flamegraph_cache__find(cache, &kb, &got))
 		goto out;
 	st = flamegraph_cache__stats(cache);
-	if (st->hits != 3 || st->misses != 6 || st->flushes != 1)
+	if (st->hits != 5 || st->misses != 7 || st->flushes != 1 ||
+	    st->pid_flushes != 2)
 		goto out;
 	err = TEST_OK;
 out:

@@ -23,16 +23,30 @@ struct flamegraph_cache_slot {
 	struct flamegraph_cache_key	key;
 	struct flamegraph_cache_value	value;
 	u64				gen;	/* cache->gen when filled */
+	u64				pid_gen; /* its process's, likewise */
 	u64				*ips;	/* key.ips points here */
 	u64				ips_alloc;
 };
+
+/*
+ * A process's samples are forgotten with a new generation of its own:
+ * one per PID modulo FLAMEGRAPH_CACHE_PIDS, so that a flush of one PID
+ * also forgets those that share its entry, which is only slower.
+ */
+#define FLAMEGRAPH_CACHE_PIDS	4096
 
 struct flamegraph_cache {
 	struct flamegraph_cache_slot	*slots;
 	size_t				mask;
 	u64				gen;
+	u64				pid_gens[FLAMEGRAPH_CACHE_PIDS];
 	struct flamegraph_cache_stats	stats;
 };
+
+static u64 *flamegraph_cache__pid_gen(struct flamegraph_cache *cache, s32 pid)
+{
+	return &cache->pid_gens[(u32)pid % FLAMEGRAPH_CACHE_PIDS];
+}
 
 void flamegraph_cache_key__init(struct flamegraph_cache_key *key,
 				const struct machine *machine, s32 pid, s32 tid,
@@ -88,6 +102,12 @@ void flamegraph_cache__flush(struct flamegraph_cache *cache)
 	cache->stats.flushes++;
 }
 
+void flamegraph_cache__flush_pid(struct flamegraph_cache *cache, s32 pid)
+{
+	(*flamegraph_cache__pid_gen(cache, pid))++;
+	cache->stats.pid_flushes++;
+}
+
 void flamegraph_cache__delete(struct flamegraph_cache *cache)
 {
 	size_t i;
@@ -106,7 +126,9 @@ bool flamegraph_cache__find(struct flamegraph_cache *cache,
 {
 	struct flamegraph_cache_slot *slot = &cache->slots[key->hash & cache->mask];
 
-	if (slot->gen != cache->gen || !flamegraph_cache_key__equal(&slot->key, key)) {
+	if (slot->gen != cache->gen ||
+	    slot->pid_gen != *flamegraph_cache__pid_gen(cache, key->pid) ||
+	    !flamegraph_cache_key__equal(&slot->key, key)) {
 		cache->stats.misses++;
 		return false;
 	}
@@ -135,6 +157,7 @@ int flamegraph_cache__add(struct flamegraph_cache *cache,
 	slot->key.ips = slot->ips;
 	slot->value = *value;
 	slot->gen = cache->gen;
+	slot->pid_gen = *flamegraph_cache__pid_gen(cache, key->pid);
 	return 0;
 }
 

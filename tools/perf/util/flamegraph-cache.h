@@ -23,8 +23,8 @@ struct machine;
  * @hash: set by flamegraph_cache_key__init()
  *
  * With frame-pointer callchains this is all perf's callchain resolution
- * reads, as long as no MMAP, COMM, FORK, EXIT or KSYMBOL event changed
- * the machine in between.  DWARF (stack copies) and LBR callchains
+ * reads, as long as no MMAP, COMM, FORK or EXIT event of the process, nor
+ * a KSYMBOL or kernel MMAP event, changed the machine in between.  DWARF (stack copies) and LBR callchains
  * (branch stacks) depend on more and can't be cached by this key.
  */
 struct flamegraph_cache_key {
@@ -55,11 +55,13 @@ struct flamegraph_cache_value {
  * @hits: lookups that found their key
  * @misses: lookups that did not
  * @flushes: times the cache was emptied by an event
+ * @pid_flushes: times a process's samples were forgotten
  */
 struct flamegraph_cache_stats {
 	u64	hits;
 	u64	misses;
 	u64	flushes;
+	u64	pid_flushes;
 };
 
 /**
@@ -109,6 +111,20 @@ void flamegraph_cache__delete(struct flamegraph_cache *cache);
  * flamegraph_cache_key).
  */
 void flamegraph_cache__flush(struct flamegraph_cache *cache);
+
+/**
+ * flamegraph_cache__flush_pid - forget the entries of one process
+ * @cache: the cache
+ * @pid: the process ID (of any machine: a guest's process of the same
+ *       number is forgotten too)
+ *
+ * Call on each event that changes how addresses resolve in one process
+ * only, or which thread or comm its PID and TIDs are: its MMAP, MMAP2,
+ * COMM, FORK and EXIT events.  Other processes' entries stay (as do a
+ * few that share its slot of the per-process generations, forgotten
+ * too, which is only slower).
+ */
+void flamegraph_cache__flush_pid(struct flamegraph_cache *cache, s32 pid);
 
 /**
  * flamegraph_cache__find - look a sample up
