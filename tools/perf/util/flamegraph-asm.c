@@ -50,6 +50,7 @@ struct flamegraph_asm {
 	struct hashmap	*syms;		/* struct symbol * -> sym_leaves */
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
+	struct flamegraph_decoder *decoder;	/* NULL: no capstone */
 	/* Symbols that perf's disasm layer gives to objdump, batched. */
 	struct flamegraph_sym_leaves **objdump;
 	size_t		nr_objdump;
@@ -345,48 +346,117 @@ static void flamegraph_asm__delete(struct symbol *sym)
 }
 
 /*
- * A large function with a few sampled instructions: disassemble the
- * ranges around them, each as a symbol of its own, where perf's
- * disassembler is in-process (capstone; --objdump turns it off).
- *
- * Return: 0 when every leaf was labelled, -ENOMEM, or -EAGAIN to
- * disassemble the whole symbol instead.
+ * Whether to leave @sl's DSO alone: it failed for another symbol (no
+ * image, no disassembler) and won't do better for this one, or nothing
+ * can read it.  Warns once per DSO.
  */
-static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
-				  struct flamegraph_sym_leaves *sl)
+static bool flamegraph_asm__skip(struct flamegraph_asm *fa,
+				 struct flamegraph_sym_leaves *sl)
+{
+	struct dso *dso = map__dso(sl->func->ms.map);
+
+	/* Don't start objdump again for each of its symbols. */
+	if (hashmap__find(fa->failed, dso, NULL))
+		return true;
+	if (fa->no_disasm) {
+		hashmap__add(fa->failed, dso, 1);
+		flamegraph_asm__warn(fa, sl->func, fa->no_disasm);
+		return true;
+	}
+	if (dso__symtab_type(dso) == DSO_BINARY_TYPE__JAVA_JIT) {
+		hashmap__add(fa->failed, dso, 1);
+		flamegraph_asm__warn(fa, sl->func,
+				     "JIT code named by a perf map has no image to disassemble");
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether perf's disasm layer gives every symbol to objdump, as
+ * symbol__disassemble() does after LLVM and capstone: capstone is off
+ * with an objdump path (--objdump, a cross objdump) or not built in.
+ */
+static bool flamegraph_asm__objdump_only(void)
+{
+#if defined(HAVE_LIBLLVM_SUPPORT)
+	return false;
+#elif defined(HAVE_LIBCAPSTONE_SUPPORT)
+	return annotate_opts.objdump_path != NULL;
+#else
+	return true;
+#endif
+}
+
+/*
+ * How to disassemble @sl's symbol: in ranges around its sampled
+ * instructions (a large function, capstone in-process, x86), whole, or
+ * with the other symbols objdump reads.
+ *
+ * Return: the number of ranges in *@ranges (to free()), 0 to disassemble
+ * it whole, -ENOEXEC when perf's disasm layer will give it to objdump
+ * (capstone is off, or stops before its end), -ENOMEM.
+ */
+static int flamegraph_asm__plan(struct flamegraph_asm *fa,
+				struct flamegraph_sym_leaves *sl,
+				struct flamegraph_range **ranges)
 {
 	struct map_symbol *ms = &sl->func->ms;
-	struct symbol *sym = ms->sym;
-	struct dso *dso = map__dso(ms->map);
-	struct flamegraph_range *ranges;
-	int saved_verbose = verbose;
 	size_t i, nr = 0;
-	int nr_ranges, err = 0;
 	u64 *offsets;
+	int ret;
 
-	if (annotate_opts.objdump_path || !flamegraph_asm__user_image(sl) ||
+	*ranges = NULL;
+	if (!flamegraph_asm__user_image(sl))
+		return 0;
+	if (flamegraph_asm__objdump_only())
+		return -ENOEXEC;
+	if (annotate_opts.objdump_path || !fa->decoder ||
 	    strcmp(perf_env__arch(evsel__env(fa->evsel)), "x86"))
-		return -EAGAIN;
+		return 0;
 
 	/* The leaves are sorted by address. */
 	offsets = calloc(sl->nr, sizeof(*offsets));
 	if (!offsets)
 		return -ENOMEM;
 	for (i = 0; i < sl->nr; i++) {
-		u64 offset = sl->leaves[i]->addr - sym->start;
+		u64 offset = sl->leaves[i]->addr - ms->sym->start;
 
 		if (!nr || offset != offsets[nr - 1])
 			offsets[nr++] = offset;
 	}
-	nr_ranges = flamegraph__sampled_ranges(dso, maps__machine(ms->maps), sym,
-					       offsets, nr, &ranges);
+	ret = flamegraph__sampled_ranges(fa->decoder, map__dso(ms->map),
+					 maps__machine(ms->maps), ms->sym,
+					 offsets, nr, ranges);
 	free(offsets);
-	if (nr_ranges <= 0)
-		return nr_ranges ?: -EAGAIN;
+#ifdef HAVE_LIBLLVM_SUPPORT
+	/* LLVM reads it first, and may read what capstone can't. */
+	if (ret == -ENOEXEC)
+		ret = 0;
+#endif
+	return ret;
+}
+
+/*
+ * A large function with a few sampled instructions: disassemble the
+ * @nr ranges around them, each as a symbol of its own.
+ *
+ * Return: 0 when every leaf was labelled, -ENOMEM, or -EAGAIN to
+ * disassemble the whole symbol instead.
+ */
+static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
+				  struct flamegraph_sym_leaves *sl,
+				  const struct flamegraph_range *ranges,
+				  int nr)
+{
+	struct map_symbol *ms = &sl->func->ms;
+	struct symbol *sym = ms->sym;
+	int saved_verbose = verbose;
+	int i, err = 0;
 
 	if (verbose <= 0)
 		verbose = -1;
-	for (i = 0; i < (size_t)nr_ranges && !err; i++) {
+	for (i = 0; i < nr && !err; i++) {
 		struct map_symbol range_ms = *ms;
 		struct symbol *range;
 
@@ -405,42 +475,21 @@ static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
 		flamegraph_asm__delete(range);
 	}
 	verbose = saved_verbose;
-	free(ranges);
 	return err;
 }
 
-static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
-				       struct flamegraph_sym_leaves *sl)
+/* Disassemble @sl's symbol whole, as perf annotate does. */
+static int flamegraph_asm__whole(struct flamegraph_asm *fa,
+				 struct flamegraph_sym_leaves *sl)
 {
 	struct map_symbol *ms = &sl->func->ms;
-	struct dso *dso = map__dso(ms->map);
 	struct annotation *notes = symbol__annotation(ms->sym);
+	struct dso *dso = map__dso(ms->map);
 	int saved_verbose = verbose;
 	int err;
 
-	/*
-	 * A DSO that could not be disassembled for one symbol (no image, no
-	 * disassembler) won't be for the next: don't start objdump again
-	 * for each of its symbols.
-	 */
-	if (hashmap__find(fa->failed, dso, NULL))
+	if (flamegraph_asm__skip(fa, sl))
 		return 0;
-	if (fa->no_disasm) {
-		hashmap__add(fa->failed, dso, 1);
-		flamegraph_asm__warn(fa, sl->func, fa->no_disasm);
-		return 0;
-	}
-	if (dso__symtab_type(dso) == DSO_BINARY_TYPE__JAVA_JIT) {
-		hashmap__add(fa->failed, dso, 1);
-		flamegraph_asm__warn(fa, sl->func,
-				     "JIT code named by a perf map has no image to disassemble");
-		return 0;
-	}
-
-	err = flamegraph_asm__ranges(fa, sl);
-	if (err != -EAGAIN)
-		return err;
-
 	/* One warning per DSO below, the details only with -v. */
 	if (verbose <= 0)
 		verbose = -1;
@@ -465,35 +514,6 @@ static int flamegraph_asm__disassemble(struct flamegraph_asm *fa,
 	/* The text is in the labels now: free the disassembly. */
 	annotated_source__purge(notes->src);
 	return err;
-}
-
-/*
- * Whether perf's disasm layer will give @sl's symbol to objdump, as
- * symbol__disassemble() does after LLVM and capstone: capstone is off
- * with an objdump path (--objdump, a cross objdump) or not built in, and
- * gives up on x86 code it can't decode to the end.
- */
-static bool flamegraph_asm__objdump_reads(struct flamegraph_asm *fa,
-					  struct flamegraph_sym_leaves *sl)
-{
-	struct map_symbol *ms = &sl->func->ms;
-
-	if (!flamegraph_asm__user_image(sl))
-		return false;
-#ifdef HAVE_LIBLLVM_SUPPORT
-	return false;
-#else
-	if (annotate_opts.objdump_path)
-		return true;
-#ifndef HAVE_LIBCAPSTONE_SUPPORT
-	return true;
-#else
-	/* Other architectures: perf's capstone path may or may not read them. */
-	return !strcmp(perf_env__arch(evsel__env(fa->evsel)), "x86") &&
-	       flamegraph__capstone_decodes(map__dso(ms->map),
-					    maps__machine(ms->maps), ms->sym) == 0;
-#endif
-#endif
 }
 
 static int flamegraph_asm__defer(struct flamegraph_asm *fa,
@@ -545,7 +565,7 @@ static int flamegraph_asm__span(struct flamegraph_asm *fa,
 	size_t i;
 	int err = 0;
 
-	if (nr > 1) {
+	if (nr > 1 && !flamegraph_asm__skip(fa, sls[0])) {
 		span = symbol__new(ms.sym->start, end - ms.sym->start,
 				   ms.sym->binding, ms.sym->type, ms.sym->name);
 		if (!span)
@@ -569,7 +589,7 @@ static int flamegraph_asm__span(struct flamegraph_asm *fa,
 							   FLAMEGRAPH_LABEL_SPAN, lines, nr_lines,
 							   symbol__annotation(span)->src->start);
 		if (err == -EINVAL)
-			err = flamegraph_asm__disassemble(fa, sls[i]);
+			err = flamegraph_asm__whole(fa, sls[i]);
 	}
 	free(lines);
 	if (span)
@@ -609,6 +629,25 @@ static int flamegraph_asm__objdump_batches(struct flamegraph_asm *fa)
 	return err;
 }
 
+/* Disassemble @sl's symbol, or keep it for an objdump it shares. */
+static int flamegraph_asm__symbol(struct flamegraph_asm *fa,
+				  struct flamegraph_sym_leaves *sl)
+{
+	struct flamegraph_range *ranges;
+	int nr, err;
+
+	if (flamegraph_asm__skip(fa, sl))
+		return 0;
+	nr = flamegraph_asm__plan(fa, sl, &ranges);
+	if (nr == -ENOEXEC)
+		return flamegraph_asm__defer(fa, sl);
+	if (nr < 0)
+		return nr;
+	err = nr ? flamegraph_asm__ranges(fa, sl, ranges, nr) : -EAGAIN;
+	free(ranges);
+	return err == -EAGAIN ? flamegraph_asm__whole(fa, sl) : err;
+}
+
 /* By address, for the ranges and spans to find theirs. */
 static int flamegraph_node__addr_cmp(const void *a, const void *b)
 {
@@ -639,6 +678,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		goto out;
 	}
 
+	/* Out of memory, or no capstone: no ranges, nothing batched. */
+	fa.decoder = flamegraph_decoder__new();
 	err = flamegraph_asm__collect(&fa, &fg->root);
 	ui_progress__init(&prog, hashmap__size(fa.syms), "Disassembling...");
 	hashmap__for_each_entry(fa.syms, cur, bkt) {
@@ -648,10 +689,7 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 			break;
 		qsort(sl->leaves, sl->nr, sizeof(*sl->leaves),
 		      flamegraph_node__addr_cmp);
-		if (flamegraph_asm__objdump_reads(&fa, sl))
-			err = flamegraph_asm__defer(&fa, sl);
-		else
-			err = flamegraph_asm__disassemble(&fa, sl);
+		err = flamegraph_asm__symbol(&fa, sl);
 		ui_progress__update(&prog, 1);
 	}
 	if (!err)
@@ -664,6 +702,7 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		free(sl);
 	}
 	free(fa.objdump);
+	flamegraph_decoder__delete(fa.decoder);
 out:
 	hashmap__free(fa.syms);
 	hashmap__free(fa.failed);

@@ -3,8 +3,8 @@
  * The parts of a large sampled function that perf flamegraph --asm needs
  * disassembled: a few sampled instructions of a 100 kB function don't
  * need its 25,000 instructions parsed into perf's disasm lines.  And,
- * decoding the same way, whether perf's capstone path will read a symbol
- * at all or leave it to objdump.
+ * from the same decoding, whether perf's capstone path will read a
+ * symbol at all or leave it to objdump.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,123 +30,138 @@
  */
 #define FLAMEGRAPH_RANGES_COST		256
 
-#ifdef HAVE_LIBCAPSTONE_SUPPORT
-/* A symbol decoded from its start, one instruction at a time. */
+/*
+ * Capstone handles for 64- and 32-bit x86 code, opened when first needed
+ * and kept for every symbol (opening one, and its first decoding, which
+ * builds capstone's instruction table, costs about what decoding a small
+ * function does), and a buffer for the symbol's bytes.
+ */
 struct flamegraph_decoder {
-	csh		handle;
-	cs_insn		*insn;
+#ifdef HAVE_LIBCAPSTONE_SUPPORT
+	csh		handle[2];
+	cs_insn		*insn[2];
+	bool		open[2];
+#endif
 	u8		*buf;
-	const u8	*code;
-	size_t		size;
-	u64		addr;
+	size_t		alloc;
 };
 
-/*
- * Read @sym's bytes and open capstone on them, without operand details.
- * Return: 0, -ENOMEM, or -ENOENT when the image can't be read or
- * capstone can't be opened.
- */
-static int flamegraph_decoder__init(struct flamegraph_decoder *d,
+struct flamegraph_decoder *flamegraph_decoder__new(void)
+{
+#ifdef HAVE_LIBCAPSTONE_SUPPORT
+	return zalloc(sizeof(struct flamegraph_decoder));
+#else
+	return NULL;
+#endif
+}
+
+void flamegraph_decoder__delete(struct flamegraph_decoder *d)
+{
+#ifdef HAVE_LIBCAPSTONE_SUPPORT
+	int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < 2; i++) {
+		if (!d->open[i])
+			continue;
+		cs_free(d->insn[i], 1);
+		cs_close(&d->handle[i]);
+	}
+	free(d->buf);
+	free(d);
+#else
+	free(d);
+#endif
+}
+
+#ifdef HAVE_LIBCAPSTONE_SUPPORT
+/* The handle for @is_64bit code, without operand details. */
+static int flamegraph_decoder__handle(struct flamegraph_decoder *d, bool is_64bit)
+{
+	int i = is_64bit;
+
+	if (d->open[i])
+		return i;
+	if (cs_open(CS_ARCH_X86, is_64bit ? CS_MODE_64 : CS_MODE_32,
+		    &d->handle[i]) != CS_ERR_OK)
+		return -ENOENT;
+	d->insn[i] = cs_malloc(d->handle[i]);
+	if (!d->insn[i]) {
+		cs_close(&d->handle[i]);
+		return -ENOMEM;
+	}
+	d->open[i] = true;
+	return i;
+}
+
+/* @sym's bytes in d->buf.  Return: 0, -ENOMEM, or -ENOENT (unreadable). */
+static int flamegraph_decoder__read(struct flamegraph_decoder *d,
 				    struct dso *dso, struct machine *machine,
 				    struct symbol *sym)
 {
-	u64 len = sym->end - sym->start;
-	cs_mode mode;
+	size_t len = sym->end - sym->start;
 
-	memset(d, 0, sizeof(*d));
-	d->buf = malloc(len);
-	if (!d->buf)
-		return -ENOMEM;
+	if (len > d->alloc) {
+		u8 *buf = realloc(d->buf, len);
+
+		if (!buf)
+			return -ENOMEM;
+		d->buf = buf;
+		d->alloc = len;
+	}
 	/* Map-relative addresses of user-space DSOs are file offsets. */
 	if (dso__data_read_offset(dso, machine, sym->start, d->buf, len) != (ssize_t)len)
-		goto out_free;
-	mode = dso__type(dso, machine) == DSO__TYPE_64BIT ? CS_MODE_64 : CS_MODE_32;
-	if (cs_open(CS_ARCH_X86, mode, &d->handle) != CS_ERR_OK)
-		goto out_free;
-	d->insn = cs_malloc(d->handle);
-	if (!d->insn) {
-		cs_close(&d->handle);
-		zfree(&d->buf);
-		return -ENOMEM;
-	}
-	d->code = d->buf;
-	d->size = len;
+		return -ENOENT;
 	return 0;
-out_free:
-	zfree(&d->buf);
-	return -ENOENT;
-}
-
-/* The next instruction in d->insn; false at the end or where capstone stops. */
-static bool flamegraph_decoder__next(struct flamegraph_decoder *d)
-{
-	return cs_disasm_iter(d->handle, &d->code, &d->size, &d->addr, d->insn);
-}
-
-static void flamegraph_decoder__exit(struct flamegraph_decoder *d)
-{
-	cs_free(d->insn, 1);
-	cs_close(&d->handle);
-	zfree(&d->buf);
 }
 #endif
 
-int flamegraph__capstone_decodes(struct dso *dso __maybe_unused,
-				 struct machine *machine __maybe_unused,
-				 struct symbol *sym __maybe_unused)
-{
-#ifdef HAVE_LIBCAPSTONE_SUPPORT
-	struct flamegraph_decoder d;
-	int err = flamegraph_decoder__init(&d, dso, machine, sym);
-
-	if (err)
-		return err;
-	while (flamegraph_decoder__next(&d))
-		;
-	err = d.size == 0;
-	flamegraph_decoder__exit(&d);
-	return err;
-#else
-	return -EOPNOTSUPP;
-#endif
-}
-
-int flamegraph__sampled_ranges(struct dso *dso __maybe_unused,
+int flamegraph__sampled_ranges(struct flamegraph_decoder *d __maybe_unused,
+			       struct dso *dso __maybe_unused,
 			       struct machine *machine __maybe_unused,
-			       struct symbol *sym, const u64 *offsets, size_t nr,
+			       struct symbol *sym __maybe_unused,
+			       const u64 *offsets __maybe_unused,
+			       size_t nr __maybe_unused,
 			       struct flamegraph_range **ranges)
 {
 #ifdef HAVE_LIBCAPSTONE_SUPPORT
-	u64 len = sym->end - sym->start, covered = 0;
+	u64 len = sym->end - sym->start, covered = 0, addr = 0;
 	struct flamegraph_range *r;
-	struct flamegraph_decoder d;
-	size_t i = 0;
-	int nr_ranges = 0, err;
+	bool boundaries = true;
+	const u8 *code;
+	size_t size, i = 0;
+	int nr_ranges = 0, h;
+	cs_insn *insn;
 
 	*ranges = NULL;
-	if (len < FLAMEGRAPH_RANGES_MIN_SYMBOL || !nr)
+	if (!nr)
 		return 0;
+	h = flamegraph_decoder__read(d, dso, machine, sym);
+	if (h)
+		return h == -ENOMEM ? h : 0;
+	h = flamegraph_decoder__handle(d, dso__type(dso, machine) == DSO__TYPE_64BIT);
+	if (h < 0)
+		return h == -ENOMEM ? h : 0;
+	insn = d->insn[h];
 	r = calloc(nr, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	err = flamegraph_decoder__init(&d, dso, machine, sym);
-	if (err) {
-		free(r);
-		return err == -ENOMEM ? err : 0;
-	}
 
 	/*
 	 * Decode all of it, as perf's capstone path does: where capstone
 	 * stops early, perf annotate falls back to objdump, and so must we.
 	 */
-	while (flamegraph_decoder__next(&d)) {
-		u64 start = d.insn->address, end = start + d.insn->size;
+	code = d->buf;
+	size = len;
+	while (cs_disasm_iter(d->handle[h], &code, &size, &addr, insn)) {
+		u64 start = insn->address, end = start + insn->size;
 
-		if (i == nr || offsets[i] > start)
-			continue;
 		/* Inside an instruction: perf annotate sums it to that one. */
-		if (offsets[i] < start)
-			break;
+		for (; i < nr && offsets[i] < start; i++)
+			boundaries = false;
+		if (i == nr || offsets[i] != start)
+			continue;
 		if (nr_ranges && start - r[nr_ranges - 1].end < FLAMEGRAPH_RANGES_GAP) {
 			covered += end - r[nr_ranges - 1].end;
 			r[nr_ranges - 1].end = end;
@@ -157,15 +172,16 @@ int flamegraph__sampled_ranges(struct dso *dso __maybe_unused,
 		}
 		i++;
 	}
-	if (d.size || i != nr ||
-	    nr_ranges * FLAMEGRAPH_RANGES_COST + covered >= len) {
+	if (size) {
+		nr_ranges = -ENOEXEC;
+	} else if (!boundaries || i != nr || len < FLAMEGRAPH_RANGES_MIN_SYMBOL ||
+		   nr_ranges * FLAMEGRAPH_RANGES_COST + covered >= len) {
 		nr_ranges = 0;
 	} else {
 		*ranges = r;
 		r = NULL;
 	}
 	free(r);
-	flamegraph_decoder__exit(&d);
 	return nr_ranges;
 #else
 	*ranges = NULL;

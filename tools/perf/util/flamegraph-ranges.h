@@ -5,6 +5,7 @@
 #include <linux/types.h>
 
 struct dso;
+struct flamegraph_decoder;
 struct machine;
 struct symbol;
 
@@ -19,9 +20,25 @@ struct flamegraph_range {
 };
 
 /**
- * flamegraph__sampled_ranges - the parts of a large symbol that hold its
- *                              sampled instructions
- * @dso: the symbol's DSO, user space
+ * flamegraph_decoder__new - what flamegraph__sampled_ranges() decodes with
+ *
+ * Return: a decoder (capstone handles opened when first needed, kept for
+ * every symbol), to free with flamegraph_decoder__delete(); NULL when
+ * out of memory or perf is built without capstone.
+ */
+struct flamegraph_decoder *flamegraph_decoder__new(void);
+
+/**
+ * flamegraph_decoder__delete - close a decoder's handles and free it
+ * @d: the decoder, or NULL
+ */
+void flamegraph_decoder__delete(struct flamegraph_decoder *d);
+
+/**
+ * flamegraph__sampled_ranges - the parts of a symbol that hold its sampled
+ *                              instructions, and whether capstone reads it
+ * @d: a decoder from flamegraph_decoder__new()
+ * @dso: the symbol's DSO, user space, x86
  * @machine: its machine, for reading the DSO's image
  * @sym: the symbol
  * @offsets: the sampled addresses, offsets from @sym->start, sorted and
@@ -35,34 +52,20 @@ struct flamegraph_range {
  * capstone and without operand details, to find where each sampled
  * instruction starts and ends.  Disassembling only the ranges then gives
  * the sampled instructions the same text as disassembling the whole
- * symbol, at a fraction of the cost for large functions.  Only for x86
- * code, with perf built with capstone.
+ * symbol, at a fraction of the cost for large functions.  Where capstone
+ * stops before the symbol's end, perf's capstone path
+ * (symbol__disassemble_capstone()) gives up on it and
+ * symbol__disassemble() runs objdump: this says so, for such symbols to
+ * share an objdump.
  *
  * Return: the number of ranges; 0 when the symbol is better disassembled
- * whole (small, the ranges would cover most of it, not x86, no capstone,
- * its image can't be read, or a sampled address is not an instruction
- * start); -ENOMEM.
+ * whole (smaller than 1 kB, the ranges would cover most of it, its image
+ * can't be read, or a sampled address is not an instruction start);
+ * -ENOEXEC when capstone stops before its end; -ENOMEM.
  */
-int flamegraph__sampled_ranges(struct dso *dso, struct machine *machine,
-			       struct symbol *sym, const u64 *offsets, size_t nr,
+int flamegraph__sampled_ranges(struct flamegraph_decoder *d, struct dso *dso,
+			       struct machine *machine, struct symbol *sym,
+			       const u64 *offsets, size_t nr,
 			       struct flamegraph_range **ranges);
-
-/**
- * flamegraph__capstone_decodes - whether capstone decodes a symbol to its end
- * @dso: the symbol's DSO, user space, x86
- * @machine: its machine, for reading the DSO's image
- * @sym: the symbol
- *
- * perf's capstone path (symbol__disassemble_capstone()) gives up on a
- * symbol where capstone stops before its end, and symbol__disassemble()
- * then runs objdump on it: this tells in advance, decoding without
- * operand details, so that such symbols can share an objdump.
- *
- * Return: 1 if it decodes to its end, 0 if capstone stops early,
- * -ENOENT if the image can't be read, -ENOMEM, or -EOPNOTSUPP without
- * capstone.
- */
-int flamegraph__capstone_decodes(struct dso *dso, struct machine *machine,
-				 struct symbol *sym);
 
 #endif /* __PERF_FLAMEGRAPH_RANGES_H */
