@@ -199,24 +199,31 @@ test_pipe_cut_short() {
 	mkdir "$d"
 	perf record -q -e cpu-clock -g -o - "${prog}" 30 2> /dev/null > "$d/full.data"
 	size=$(stat -c %s "$d/full.data")
-	# Cut in the middle of the samples, almost surely inside one.
-	head -c $((size * 2 / 3)) "$d/full.data" > "$d/cut.data"
 	perf flamegraph -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
-	perf flamegraph -i - -o "$d/cut.folded" < "$d/cut.data" 2> "$d/cut.err"
-	cut="unexpected end of event stream: the input was cut short inside a"
+	cut="unexpected end of event stream: the input was cut short inside"
 	read="the events before it were read"
-	if ! grep -q "${cut} [0-9]*-byte [A-Z_]* event at offset 0x[0-9a-f]*; ${read}" \
-		"$d/cut.err"; then
-		# The cut fell between two events: move it into the next.
-		head -c $((size * 2 / 3 + 4)) "$d/full.data" > "$d/cut.data"
+	# Cut in the middle of the samples; one that falls on an event
+	# boundary cuts nothing short: then cut 4 bytes further, into the
+	# next event's header.
+	for extra in 0 4 ""; do
+		test -n "${extra}"
+		head -c $((size * 2 / 3 + extra)) "$d/full.data" > "$d/cut.data"
 		perf flamegraph -i - -o "$d/cut.folded" < "$d/cut.data" 2> "$d/cut.err"
-		grep -q "${cut} [0-9]*-byte [A-Z_]* event" "$d/cut.err"
-	fi
+		if grep -q "${cut} \(a [0-9]*-byte [A-Z_]* event\|an event header\) at offset 0x[0-9a-f]*; ${read}" \
+			"$d/cut.err"; then
+			break
+		fi
+	done
 	all=$(awk '{ n += $NF } END { print n }' "$d/full.folded")
 	part=$(awk '{ n += $NF } END { print n }' "$d/cut.folded")
 	grep -q "perf flamegraph: ${part} samples of 'cpu-clock'" "$d/cut.err"
 	test "${part}" -gt 0
 	test "${part}" -lt "${all}"
+	# Inside the first event's header (the pipe header is 16 bytes): said
+	# too, not taken for an empty stream.
+	head -c 19 "$d/full.data" > "$d/head.data"
+	! perf flamegraph -i - -o "$d/head.folded" < "$d/head.data" 2> "$d/head.err"
+	grep -q "${cut} an event header at offset 0; ${read}" "$d/head.err"
 }
 
 test_rebuilt_binary() {
