@@ -290,24 +290,31 @@ int flamegraph__add(struct flamegraph *fg, const char *comm,
 	return flamegraph__add_samples(fg, comm, frames, nr_frames, insn, 1);
 }
 
-struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
-					 const struct flamegraph_frame *frames,
-					 int nr_frames,
-					 const struct flamegraph_frame *insn)
+struct flamegraph_node *flamegraph__comm(struct flamegraph *fg, const char *comm)
 {
 	struct flamegraph_key key = {
 		.kind = FLAMEGRAPH_COMM,
 		.comm = comm ?: "[unknown]",
 	};
-	struct flamegraph_node *node;
+
+	return flamegraph__child(fg, &fg->root, &key, NULL);
+}
+
+struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
+					 struct flamegraph_node *node,
+					 const struct flamegraph_frame *frames,
+					 int nr_frames,
+					 const struct flamegraph_frame *insn)
+{
+	struct flamegraph_key key;
 	int i;
 
-	node = flamegraph__child(fg, &fg->root, &key, NULL);
 	for (i = 0; node && i < nr_frames; i++) {
 		flamegraph_frame__key(&frames[i], &key);
 		node = flamegraph__child(fg, node, &key, &frames[i]);
 	}
 	if (node && insn) {
+		memset(&key, 0, sizeof(key));
 		key.kind = FLAMEGRAPH_INSN;
 		key.kernel = insn->kernel;
 		key.dso = insn->ms.map ? map__dso(insn->ms.map) : NULL;
@@ -315,6 +322,15 @@ struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm
 		node = flamegraph__child(fg, node, &key, insn);
 	}
 	return node;
+}
+
+struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
+					 const struct flamegraph_frame *frames,
+					 int nr_frames,
+					 const struct flamegraph_frame *insn)
+{
+	return flamegraph__walk(fg, flamegraph__comm(fg, comm), frames,
+				nr_frames, insn);
 }
 
 int flamegraph__add_samples(struct flamegraph *fg, const char *comm,

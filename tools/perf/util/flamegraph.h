@@ -158,6 +158,37 @@ int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
 			    const struct flamegraph_frame *insn, u64 nr_samples);
 
 /**
+ * flamegraph__comm - the node of a command name, under the root
+ * @fg: the flame graph
+ * @comm: command name of the sampled thread, NULL for "[unknown]"
+ *
+ * Return: the node, owned by @fg (created if new), or NULL when out of
+ * memory.
+ */
+struct flamegraph_node *flamegraph__comm(struct flamegraph *fg, const char *comm);
+
+/**
+ * flamegraph__walk - the node a stack ends at, from a node on its path
+ * @fg: the flame graph
+ * @node: where the stack starts: a node from flamegraph__comm() or this
+ * @frames: the rest of the stack, outermost caller first
+ * @nr_frames: entries in @frames
+ * @insn: NULL, or the sampled instruction, as for flamegraph__add()
+ *
+ * flamegraph__leaf() in parts: a caller that knows the node of the
+ * first part of a stack (the callers of the sampled function, say) walks
+ * only the rest.  Creates the nodes that are new, counts nothing.
+ *
+ * Return: the last node, owned by @fg, or NULL when out of memory or
+ * @node is NULL.
+ */
+struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
+					 struct flamegraph_node *node,
+					 const struct flamegraph_frame *frames,
+					 int nr_frames,
+					 const struct flamegraph_frame *insn);
+
+/**
  * flamegraph__leaf - the node a stack ends at
  * @fg: the flame graph
  * @comm: command name of the sampled thread

@@ -73,9 +73,16 @@ test_workload() {
 		-o "${workdir}/p.folded" 2> /dev/null
 	perf flamegraph -i "${workdir}/p.data" --asm \
 		-o "${workdir}/p.html" 2> /dev/null
+	# Without --asm, every sample's stack is the callchain perf script
+	# shows; samples that share callers were placed by their callers'
+	# node (see perf_flamegraph__callers_key()).
+	perf flamegraph -v -i "${workdir}/p.data" --format folded \
+		-o "${workdir}/fn.folded" 2> "${workdir}/fn.err"
+	grep -q "callers cache: [1-9][0-9]* hits" "${workdir}/fn.err"
 	$check --data "${workdir}/p.data" --json "${workdir}/p.json" \
 		--dso fgwork --binary "${prog}" --annotate --same-name spin \
-		--folded "${workdir}/p.folded" --html "${workdir}/p.html"
+		--folded "${workdir}/p.folded" --html "${workdir}/p.html" \
+		--script-folded "${workdir}/fn.folded"
 	# Each sampled symbol is disassembled once: the two spins, mix.
 	perf flamegraph -v -i "${workdir}/p.data" --asm -o "${workdir}/v.json" \
 		2> "${workdir}/v.err"

@@ -8,6 +8,7 @@ compared and exits non-zero on the first mismatch.
 """
 
 import argparse
+import collections
 import json
 import re
 import subprocess
@@ -211,6 +212,41 @@ def folded_total(path):
     return tot, stacks
 
 
+def script_stacks(perf, data):
+    """Samples per stack, comm then outermost caller first, from perf script."""
+    out = subprocess.run([perf, "script", "-i", data, "-F", "comm,ip,sym"],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        fail(f"perf script exited {out.returncode}: {out.stderr[-300:]}")
+    stacks = collections.Counter()
+    comm, frames = None, []
+    for line in out.stdout.splitlines() + [""]:
+        if line.strip() and line.startswith(("\t", " ")):
+            parts = line.split(None, 1)
+            frames.append(parts[1].strip() if len(parts) > 1 else "[unknown]")
+            continue
+        if comm is not None:
+            stacks[";".join([comm] + frames[::-1])] += 1
+        comm, frames = (line.strip(), []) if line.strip() else (None, [])
+    return stacks
+
+
+def check_script_stacks(args):
+    """Every sample's stack (no --asm) is the callchain perf script prints."""
+    want = script_stacks(args.perf, args.data)
+    got = collections.Counter()
+    with open(args.script_folded, encoding="utf-8") as f:
+        for line in f:
+            stack, n = line.rsplit(" ", 1)
+            # Functions that share a name carry their DSO offset: drop it.
+            got[";".join(re.sub(r" \([^()]*\+0x[0-9a-f]+\)$", "", frame)
+                         for frame in stack.split(";"))] += int(n)
+    if got != want:
+        diff = [(k, got[k], want[k]) for k in set(got) | set(want) if got[k] != want[k]]
+        fail(f"{len(diff)} stacks differ from perf script's, e.g. {diff[:3]}")
+    print(f"{sum(got.values())} samples in {len(got)} stacks, each as perf script's callchain")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--perf", default="perf")
@@ -224,6 +260,7 @@ def main():
     ap.add_argument("--event")
     ap.add_argument("--annotate", action="store_true")
     ap.add_argument("--annotate-objdump")
+    ap.add_argument("--script-folded")
     ap.add_argument("--objdump-binary")
     args = ap.parse_args()
 
@@ -240,6 +277,8 @@ def main():
 
     if args.annotate:
         check_annotate(args, tree)
+    if args.script_folded:
+        check_script_stacks(args)
     if args.binary:
         check_ranges(args, tree)
     if args.objdump_binary:
