@@ -21,8 +21,11 @@
 
 /* Smaller symbols are disassembled whole: ranges would not pay. */
 #define FLAMEGRAPH_RANGES_MIN_SYMBOL	1024
-/* Sampled instructions closer than this share a range. */
-#define FLAMEGRAPH_RANGES_GAP		64
+/*
+ * Sampled instructions closer than this share a range: disassembling the
+ * bytes between them costs less than one more range does.
+ */
+#define FLAMEGRAPH_RANGES_GAP		256
 /*
  * What one more disassembly costs (finding the image, opening it,
  * reading the ELF program headers, a capstone handle) in bytes of
