@@ -382,7 +382,7 @@ static bool flamegraph_asm__objdump_only(void)
 #if defined(HAVE_LIBLLVM_SUPPORT)
 	return false;
 #elif defined(HAVE_LIBCAPSTONE_SUPPORT)
-	return annotate_opts.objdump_path != NULL;
+	return annotate_opts.objdump_path;
 #else
 	return true;
 #endif

@@ -24,8 +24,9 @@ struct machine;
  *
  * With frame-pointer callchains this is all perf's callchain resolution
  * reads, as long as no MMAP, COMM, FORK or EXIT event of the process, nor
- * a KSYMBOL or kernel MMAP event, changed the machine in between.  DWARF (stack copies) and LBR callchains
- * (branch stacks) depend on more and can't be cached by this key.
+ * a KSYMBOL or kernel MMAP event, changed the machine in between.  DWARF
+ * (stack copies) and LBR callchains (branch stacks) depend on more and
+ * can't be cached by this key.
  */
 struct flamegraph_cache_key {
 	const struct machine	*machine;

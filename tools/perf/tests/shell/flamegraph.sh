@@ -61,6 +61,29 @@ build_workload() {
 prog="${workdir}/fgwork"
 build_workload "${prog}"
 
+# objdump_runs DATA DSO ERR: the objdumps that perf flamegraph -v (its
+# stderr in ERR) ran on DSO of the recording DATA, one "start-stop" of
+# objdump addresses each: its image is found by build-id, in the
+# "symbol__disassemble:" line before each "Executing:" one.
+objdump_runs() {
+	local bid
+
+	bid=$(perf buildid-list -i "$1" 2> /dev/null | awk -v d="/$2" \
+		'substr($2, length($2) - length(d) + 1) == d { print $1 }')
+	test -n "${bid}" || return 1
+	python3 - "$3" "${bid}" <<'PY'
+import re, sys
+bid, mine = sys.argv[2], False
+for line in open(sys.argv[1], errors="replace"):
+    if line.startswith("symbol__disassemble: "):
+        mine = "/%s/%s/" % (bid[:2], bid[2:]) in line
+    m = re.match(r"Executing: .* --start-address=(0x[0-9a-f]+) "
+                 r"--stop-address=(0x[0-9a-f]+) ", line)
+    if m and mine:
+        print("%s-%s" % (m.group(1), m.group(2)))
+PY
+}
+
 test_workload() {
 	echo "Workload with two static functions named spin"
 	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/p.data" \
@@ -95,7 +118,7 @@ test_workload() {
 
 test_objdump_batched() {
 	echo "objdump as the only disassembler: one objdump for the workload's symbols"
-	local objdump bid
+	local objdump
 
 	objdump=$(command -v objdump) || { echo "no objdump: skipped"; return 0; }
 	perf flamegraph -v -i "${workdir}/p.data" --asm --objdump "${objdump}" \
@@ -103,12 +126,11 @@ test_objdump_batched() {
 	# The leaves perf annotate --objdump shows, one objdump per symbol.
 	$check --data "${workdir}/p.data" --json "${workdir}/od.json" \
 		--dso fgwork --annotate --annotate-objdump "${objdump}" --same-name spin
-	bid=$(perf buildid-list -i "${workdir}/p.data" 2> /dev/null |
-	      awk '$2 ~ /fgwork$/ { print $1 }')
-	test -n "${bid}"
-	python3 - "${workdir}/od.err" "${workdir}/od.json" "${bid}" <<'PY'
-import json, re, sys
-err, tree, bid = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+	python3 - "${workdir}/od.json" \
+		"$(objdump_runs "${workdir}/p.data" fgwork "${workdir}/od.err")" <<'PY'
+import json, sys
+tree = json.load(open(sys.argv[1]))
+runs = [tuple(int(x, 16) for x in r.split("-")) for r in sys.argv[2].split()]
 # The workload's sampled symbols, by objdump address.
 def walk(n):
     if n["k"] == "func" and n["d"] == "fgwork" and \
@@ -117,16 +139,6 @@ def walk(n):
     for c in n["c"]:
         yield from walk(c)
 sampled = set(walk(tree))
-# The objdumps run on the workload's image: what each symbol__disassemble
-# of it was given, and the objdump addresses it was run over.
-runs, mine = [], False
-for line in open(err, errors="replace"):
-    if line.startswith("symbol__disassemble: "):
-        mine = "/%s/%s/" % (bid[:2], bid[2:]) in line
-    m = re.match(r"Executing: .* --start-address=(0x[0-9a-f]+) "
-                 r"--stop-address=(0x[0-9a-f]+) ", line)
-    if m and mine:
-        runs.append((int(m.group(1), 16), int(m.group(2), 16)))
 assert len(sampled) >= 3, sampled
 assert len(runs) == 1, runs
 # From the first sampled symbol, over all of them.
@@ -139,7 +151,6 @@ PY
 
 test_capstone_fallback() {
 	echo "Code capstone can't decode: objdump reads it, one for two functions"
-	local bid
 
 	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 		-o "${workdir}/evex" "${shelldir}/lib/flamegraph_evex.c"
@@ -156,15 +167,14 @@ test_capstone_fallback() {
 	# The same text as perf annotate, which runs objdump for each.
 	$check --data "${workdir}/evex.data" --json "${workdir}/evex.json" \
 		--dso evex --annotate
-	bid=$(perf buildid-list -i "${workdir}/evex.data" 2> /dev/null |
-	      awk '$2 ~ /\/evex$/ { print $1 }')
-	test -n "${bid}"
-	python3 - "${workdir}/evex.err" "${workdir}/evex.json" "${bid}" \
+	python3 - "${workdir}/evex.json" \
+		"$(objdump_runs "${workdir}/evex.data" evex "${workdir}/evex.err")" \
 		"$(nm -S "${workdir}/evex" | awk '$4 ~ /^(evex_a|evex_b|plain)$/ { print $4 "," $1 "," $2 }')" <<'PY'
-import json, re, sys
-err, tree, bid = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+import json, sys
+tree = json.load(open(sys.argv[1]))
+runs = [tuple(int(x, 16) for x in r.split("-")) for r in sys.argv[2].split()]
 syms = {}
-for x in sys.argv[4].split():
+for x in sys.argv[3].split():
     name, start, size = x.split(",")
     syms[name] = (int(start, 16), int(start, 16) + int(size, 16))
 def walk(n):
@@ -174,14 +184,6 @@ def walk(n):
     for c in n["c"]:
         yield from walk(c)
 assert set(walk(tree)) >= {"evex_a", "evex_b", "plain"}, set(walk(tree))
-runs, mine = [], False
-for line in open(err, errors="replace"):
-    if line.startswith("symbol__disassemble: "):
-        mine = "/%s/%s/" % (bid[:2], bid[2:]) in line
-    m = re.match(r"Executing: .* --start-address=(0x[0-9a-f]+) "
-                 r"--stop-address=(0x[0-9a-f]+) ", line)
-    if m and mine:
-        runs.append((int(m.group(1), 16), int(m.group(2), 16)))
 # One objdump, from evex_a to the end of evex_b; plain, between them,
 # was read by capstone but lies in the range: harmless.
 assert runs == [(syms["evex_a"][0], syms["evex_b"][1])], (runs, syms)
