@@ -33,16 +33,25 @@ tests=(
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cd "$srcdir" || exit 1
-PATH="$(dirname "$perf"):$PATH" "$perf" test "${tests[@]}" 2>&1 |
-	tr '\r' '\n' | tee "$log" | grep -E ': (Ok|FAILED!|Skip)'
+# -v: what a test printed is kept, to show it if it fails; the result
+# lines are " N: name : Ok" (or FAILED!, Skip) as without it.
+result='^ *[0-9.]+: .* : (Ok|FAILED!|Skip.*)$'
+PATH="$(dirname "$perf"):$PATH" "$perf" test -v "${tests[@]}" 2>&1 |
+	tr '\r' '\n' | tee "$log" | grep -E "$result"
 
-passed=$(grep -cE ': Ok$' "$log")
-failed=$(grep -cE ': FAILED!$' "$log")
-skipped=$(grep -cE ': Skip' "$log")
+passed=$(grep -E "$result" "$log" | grep -cE ': Ok$')
+failed=$(grep -E "$result" "$log" | grep -cE ': FAILED!$')
+skipped=$(grep -E "$result" "$log" | grep -cE ': Skip')
 if [ "$failed" -ne 0 ]; then
-	# Show what the failed tests printed.
-	for t in $(grep -E ': FAILED!$' "$log" | sed -E 's/^ *([0-9.]+):.*/\1/'); do
-		PATH="$(dirname "$perf"):$PATH" "$perf" test -v "$t" 2>&1 | tail -40
+	# Show what the failed tests printed, in this run: an intermittent
+	# failure may not come back when run again.
+	for t in $(grep -E "$result" "$log" | grep -E ': FAILED!$' |
+		   sed -E 's/^ *([0-9.]+):.*/\1/'); do
+		echo "---- what test $t printed ----"
+		awk -v t="$t" '/^--- start ---$/ { buf = "" }
+			{ buf = buf $0 "\n" }
+			$0 ~ "^ *" t ": .* : FAILED!$" { printf "%s", buf; exit }' "$log" |
+			tail -60
 	done
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
