@@ -35,7 +35,7 @@ trap 'rm -f "$log"' EXIT
 cd "$srcdir" || exit 1
 # -v: what a test printed is kept, to show it if it fails; the result
 # lines are " N: name : Ok" (or FAILED!, Skip) as without it.
-result='^ *[0-9.]+: .* : (Ok|FAILED!|Skip.*)$'
+result='^ *[0-9.]+: .*: (Ok|FAILED!|Skip.*)$'
 PATH="$(dirname "$perf"):$PATH" "$perf" test -v "${tests[@]}" 2>&1 |
 	tr '\r' '\n' | tee "$log" | grep -E "$result"
 
