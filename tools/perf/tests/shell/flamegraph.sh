@@ -151,6 +151,7 @@ PY
 
 test_capstone_fallback() {
 	echo "Code capstone can't decode: objdump reads it, one for two functions"
+	local syms
 
 	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 		-o "${workdir}/evex" "${shelldir}/lib/flamegraph_evex.c"
@@ -167,9 +168,11 @@ test_capstone_fallback() {
 	# The same text as perf annotate, which runs objdump for each.
 	$check --data "${workdir}/evex.data" --json "${workdir}/evex.json" \
 		--dso evex --annotate
+	syms=$(nm -S "${workdir}/evex" |
+	       awk '$4 ~ /^(evex_a|evex_b|plain)$/ { print $4 "," $1 "," $2 }')
 	python3 - "${workdir}/evex.json" \
 		"$(objdump_runs "${workdir}/evex.data" evex "${workdir}/evex.err")" \
-		"$(nm -S "${workdir}/evex" | awk '$4 ~ /^(evex_a|evex_b|plain)$/ { print $4 "," $1 "," $2 }')" <<'PY'
+		"${syms}" <<'PY'
 import json, sys
 tree = json.load(open(sys.argv[1]))
 runs = [tuple(int(x, 16) for x in r.split("-")) for r in sys.argv[2].split()]
@@ -203,7 +206,7 @@ test_stdout_and_pipe() {
 
 test_pipe_cut_short() {
 	echo "A pipe cut short inside an event: what was read, and where it ended"
-	local d="${workdir}/cut" size all part cut read
+	local d="${workdir}/cut" size all part cut read what
 
 	mkdir "$d"
 	perf record -q -e cpu-clock -g -o - "${prog}" 30 2> /dev/null > "$d/full.data"
@@ -211,6 +214,7 @@ test_pipe_cut_short() {
 	perf flamegraph -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
 	cut="unexpected end of event stream: the input was cut short inside"
 	read="the events before it were read"
+	what="\(a [0-9]*-byte [A-Z_]* event\|an event header\)"
 	# Cut in the middle of the samples; one that falls on an event
 	# boundary cuts nothing short: then cut 4 bytes further, into the
 	# next event's header.
@@ -218,8 +222,7 @@ test_pipe_cut_short() {
 		test -n "${extra}"
 		head -c $((size * 2 / 3 + extra)) "$d/full.data" > "$d/cut.data"
 		perf flamegraph -i - -o "$d/cut.folded" < "$d/cut.data" 2> "$d/cut.err"
-		if grep -q "${cut} \(a [0-9]*-byte [A-Z_]* event\|an event header\) at offset 0x[0-9a-f]*; ${read}" \
-			"$d/cut.err"; then
+		if grep -q "${cut} ${what} at offset 0x[0-9a-f]*; ${read}" "$d/cut.err"; then
 			break
 		fi
 	done
@@ -1080,14 +1083,15 @@ test_bad_input() {
 	grep -q keep "${workdir}/keep.html"
 }
 
-for t in test_workload test_objdump_batched test_capstone_fallback test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
+for t in test_workload test_objdump_batched test_capstone_fallback \
+	 test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
 	 test_pipe_rebuilt \
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters \
-	 test_exec test_ranges test_outputs test_template test_progress test_report test_flamegraph_py \
-	 test_help test_bad_input; do
+	 test_exec test_ranges test_outputs test_template test_progress test_report \
+	 test_flamegraph_py test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )
