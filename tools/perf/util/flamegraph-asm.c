@@ -333,19 +333,6 @@ static bool flamegraph_asm__user_image(struct flamegraph_sym_leaves *sl)
 }
 
 /*
- * Delete a symbol made for a part of the code, and its disassembly:
- * symbol__delete() frees the annotation but not its lines.
- */
-static void flamegraph_asm__delete(struct symbol *sym)
-{
-	struct annotation *notes = symbol__annotation(sym);
-
-	if (notes->src)
-		annotated_source__purge(notes->src);
-	symbol__delete(sym);
-}
-
-/*
  * Whether to leave @sl's DSO alone: it failed for another symbol (no
  * image, no disassembler) and won't do better for this one, or nothing
  * can read it.  Warns once per DSO.
@@ -472,7 +459,8 @@ static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
 		      flamegraph_asm__label(sl, range, FLAMEGRAPH_LABEL_RANGE);
 		if (err == -EINVAL)
 			err = -EAGAIN;
-		flamegraph_asm__delete(range);
+		/* Frees its disassembly too. */
+		symbol__delete(range);
 	}
 	verbose = saved_verbose;
 	return err;
@@ -593,7 +581,7 @@ static int flamegraph_asm__span(struct flamegraph_asm *fa,
 	}
 	free(lines);
 	if (span)
-		flamegraph_asm__delete(span);
+		symbol__delete(span);
 	return err;
 }
 
