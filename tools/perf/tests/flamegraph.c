@@ -234,39 +234,52 @@ out:
 }
 
 /*
- * A parent with more children than a walk of its rbtree is cheap for:
- * looked up by hash (flamegraph__child()).  Same counts, same order.
+ * Parents with more children than a walk of their rbtree is cheap for:
+ * looked up by hash (flamegraph__child()), in a table that grows several
+ * times on the way.  Two parents with the same addresses under them keep
+ * theirs apart.  Same counts, same order.
  */
+#define MANY_CHILDREN	3000
+
 static int test_many_children(void)
 {
+	static const char * const comms[] = { "many", "more" };
 	struct flamegraph_frame frame = { .ip = 0x1000 };
 	struct flamegraph_frame insn = { .ip = 0 };
-	struct flamegraph_node *parent;
 	struct flamegraph fg;
-	int i, round, err = TEST_FAIL;
+	int i, c, round, err = TEST_FAIL;
 
 	flamegraph__init(&fg);
 	for (round = 0; round < 2; round++) {
 		/* Backwards, then forwards: the tree keeps them in IP order. */
-		for (i = 0; i < 40; i++) {
-			insn.ip = 0x2000 + 4 * (round ? i : 39 - i);
-			if (flamegraph__add(&fg, "many", &frame, 1, &insn))
-				goto out;
+		for (i = 0; i < MANY_CHILDREN; i++) {
+			for (c = 0; c < 2; c++) {
+				insn.ip = 0x2000 + 4 * (round ? i : MANY_CHILDREN - 1 - i);
+				if (flamegraph__add_samples(&fg, comms[c], &frame, 1, &insn,
+							    c + 1))
+					goto out;
+			}
 		}
 	}
 	if (flamegraph__finish(&fg))
 		goto out;
-	/* all, the comm, [unknown], 40 address leaves */
-	if (fg.nr_nodes != 43 || fg.nr_insns != 40 || fg.root.total != 80)
+	/* all, two comms, their [unknown], and the address leaves */
+	if (fg.nr_nodes != 5 + 2 * MANY_CHILDREN || fg.nr_insns != 2 * MANY_CHILDREN ||
+	    fg.root.total != 2 * 3 * MANY_CHILDREN || fg.root.nr_children != 2)
 		goto out;
-	parent = fg.root.sorted[0]->sorted[0];
-	if (parent->nr_children != 40)
-		goto out;
-	for (i = 0; i < 40; i++) {
-		struct flamegraph_node *leaf = parent->sorted[i];
+	for (c = 0; c < 2; c++) {
+		struct flamegraph_node *parent = fg.root.sorted[c]->sorted[0];
 
-		if (leaf->self != 2 || leaf->addr != 0x2000 + 4 * (u64)i)
+		if (strcmp(fg.root.sorted[c]->comm, comms[c]) ||
+		    parent->nr_children != MANY_CHILDREN)
 			goto out;
+		for (i = 0; i < MANY_CHILDREN; i++) {
+			struct flamegraph_node *leaf = parent->sorted[i];
+
+			if (leaf->self != 2 * (u64)(c + 1) ||
+			    leaf->addr != 0x2000 + 4 * (u64)i)
+				goto out;
+		}
 	}
 	err = TEST_OK;
 out:

@@ -32,6 +32,7 @@ void flamegraph__init(struct flamegraph *fg)
 }
 
 static void flamegraph_node__delete_children(struct flamegraph_node *node);
+static void flamegraph__free_slots(struct flamegraph *fg);
 
 /* Free @node and its subtree; its parent's links are the caller's job. */
 static void flamegraph_node__delete(struct flamegraph_node *node)
@@ -56,8 +57,7 @@ static void flamegraph_node__delete_children(struct flamegraph_node *node)
 
 void flamegraph__exit(struct flamegraph *fg)
 {
-	hashmap__free(fg->nodes);
-	fg->nodes = NULL;
+	flamegraph__free_slots(fg);
 	flamegraph_node__delete_children(&fg->root);
 	zfree(&fg->root.label);
 	hashmap__free(fg->warned);
@@ -138,25 +138,88 @@ static size_t flamegraph_key__hash(const struct flamegraph_node *parent,
 	return hash;
 }
 
-static size_t flamegraph_node__hash(long key, void *ctx __maybe_unused)
+/* A child looked up in struct flamegraph's @slots. */
+struct flamegraph_slot {
+	size_t			hash;
+	struct flamegraph_node	*node;
+};
+
+/* Slots at first: grown by doubling whenever half are taken. */
+#define FLAMEGRAPH_SLOTS_MIN	1024
+
+static bool flamegraph_node__is(const struct flamegraph_node *node,
+				const struct flamegraph_node *parent,
+				const struct flamegraph_key *key)
 {
-	return ((const struct flamegraph_node *)key)->hash;
+	return node->parent == parent && flamegraph_key__cmp(key, node) == 0;
 }
 
-static bool flamegraph_node__equal(long key1, long key2,
-				   void *ctx __maybe_unused)
+static struct flamegraph_node *flamegraph__find_slot(struct flamegraph *fg,
+						     const struct flamegraph_node *parent,
+						     const struct flamegraph_key *key,
+						     size_t hash)
 {
-	const struct flamegraph_node *a = (const void *)key1;
-	const struct flamegraph_node *b = (const void *)key2;
+	size_t i = hash & fg->slots_mask;
 
-	if (a->hash != b->hash || a->parent != b->parent || a->kind != b->kind ||
-	    a->dso != b->dso || a->kernel != b->kernel || a->addr != b->addr)
-		return false;
-	return a->kind != FLAMEGRAPH_COMM || !strcmp(a->comm, b->comm);
+	for (; fg->slots[i].node; i = (i + 1) & fg->slots_mask) {
+		if (fg->slots[i].hash == hash &&
+		    flamegraph_node__is(fg->slots[i].node, parent, key))
+			return fg->slots[i].node;
+	}
+	return NULL;
+}
+
+static void flamegraph__put_slot(struct flamegraph_slot *slots, size_t mask,
+				 struct flamegraph_node *node)
+{
+	size_t i = node->hash & mask;
+
+	while (slots[i].node)
+		i = (i + 1) & mask;
+	slots[i].hash = node->hash;
+	slots[i].node = node;
+}
+
+/* Room for @nr more nodes in fg->slots.  Return: 0, -ENOMEM. */
+static int flamegraph__reserve_slots(struct flamegraph *fg, size_t nr)
+{
+	size_t size = fg->slots ? fg->slots_mask + 1 : 0, new_size, i;
+	struct flamegraph_slot *slots;
+
+	if ((fg->nr_slotted + nr) * 2 <= size)
+		return 0;
+	new_size = size ?: FLAMEGRAPH_SLOTS_MIN;
+	while ((fg->nr_slotted + nr) * 2 > new_size)
+		new_size *= 2;
+	slots = calloc(new_size, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < size; i++) {
+		if (fg->slots[i].node)
+			flamegraph__put_slot(slots, new_size - 1, fg->slots[i].node);
+	}
+	free(fg->slots);
+	fg->slots = slots;
+	fg->slots_mask = new_size - 1;
+	return 0;
+}
+
+static void flamegraph__add_slot(struct flamegraph *fg,
+				 struct flamegraph_node *node)
+{
+	flamegraph__put_slot(fg->slots, fg->slots_mask, node);
+	fg->nr_slotted++;
+}
+
+static void flamegraph__free_slots(struct flamegraph *fg)
+{
+	zfree(&fg->slots);
+	fg->slots_mask = 0;
+	fg->nr_slotted = 0;
 }
 
 /*
- * Put @node in fg->nodes if its parent's children are looked up there;
+ * Put @node in fg->slots if its parent's children are looked up there;
  * all of them once the parent gets that many.
  */
 static int flamegraph__hash_child(struct flamegraph *fg,
@@ -168,23 +231,17 @@ static int flamegraph__hash_child(struct flamegraph *fg,
 
 	if (parent->nr_children < FLAMEGRAPH_HASHED_CHILDREN)
 		return 0;
-	if (!fg->nodes) {
-		fg->nodes = hashmap__new(flamegraph_node__hash,
-					 flamegraph_node__equal, NULL);
-		if (IS_ERR(fg->nodes)) {
-			fg->nodes = NULL;
-			return -ENOMEM;
-		}
-	}
-	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN)
-		return hashmap__add(fg->nodes, node, node);
-
 	/* The one that makes them many: all of its siblings too. */
-	err = hashmap__add(fg->nodes, node, node);
-	for (nd = rb_first(&parent->children); nd && !err; nd = rb_next(nd))
-		err = hashmap__add(fg->nodes, rb_entry(nd, struct flamegraph_node, rb_node),
-				   rb_entry(nd, struct flamegraph_node, rb_node));
-	return err;
+	err = flamegraph__reserve_slots(fg, parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN ?
+					    1 : parent->nr_children + 1);
+	if (err)
+		return err;
+	flamegraph__add_slot(fg, node);
+	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN)
+		return 0;
+	for (nd = rb_first(&parent->children); nd; nd = rb_next(nd))
+		flamegraph__add_slot(fg, rb_entry(nd, struct flamegraph_node, rb_node));
+	return 0;
 }
 
 static struct flamegraph_node *
@@ -195,24 +252,17 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	struct rb_node **p = &parent->children.rb_node;
 	struct rb_node *rb_parent = NULL;
 	struct flamegraph_node *node;
-	/* The fields flamegraph_node__equal() reads. */
-	struct flamegraph_node probe = {
-		.parent	= parent,
-		.kind	= key->kind,
-		.dso	= key->dso,
-		.kernel	= key->kernel,
-		.addr	= key->addr,
-		.comm	= (char *)key->comm,
-		.hash	= flamegraph_key__hash(parent, key),
-	};
+	size_t hash = flamegraph_key__hash(parent, key);
 
 	/*
 	 * Few children: a short walk over nodes that are likely in the CPU
-	 * cache.  Many (address leaves, broken callchains): one lookup.
+	 * cache.  Many (address leaves, broken callchains): one probe.
 	 */
-	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN &&
-	    hashmap__find(fg->nodes, &probe, &node))
-		return node;
+	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN) {
+		node = flamegraph__find_slot(fg, parent, key, hash);
+		if (node)
+			return node;
+	}
 
 	/* Found on the way, or new: its place among its siblings. */
 	while (*p) {
@@ -234,7 +284,7 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	node->parent = parent;
 	node->dso = key->dso;
 	node->kernel = key->kernel;
-	node->hash = probe.hash;
+	node->hash = hash;
 	node->children = RB_ROOT;
 	if (key->comm) {
 		node->comm = strdup(key->comm);
@@ -566,8 +616,7 @@ int flamegraph__finish(struct flamegraph *fg)
 	int err;
 
 	/* No more samples: and merging leaves would leave it stale. */
-	hashmap__free(fg->nodes);
-	fg->nodes = NULL;
+	flamegraph__free_slots(fg);
 
 	first = hashmap__new(name_hash, name_equal, NULL);
 	if (IS_ERR(first))

@@ -10,6 +10,7 @@
 #include "map_symbol.h"
 
 struct dso;
+struct flamegraph_slot;
 struct hashmap;
 struct machine;
 struct map;
@@ -52,7 +53,7 @@ enum flamegraph_kind {
  * @comm: COMM nodes: the command name (owned)
  * @dso: the DSO of @ms.map, NULL without a map
  * @hash: hash of what makes the node unique under its parent, for
- *        the flame graph's child lookup (struct flamegraph's @nodes)
+ *        the flame graph's child lookup (struct flamegraph's @slots)
  * @srcline: INSN nodes: "file:line" of the instruction where debug info
  *           has it, set by flamegraph__annotate() (owned), else NULL
  * @label: the text shown, set by flamegraph__finish() (owned)
@@ -86,10 +87,15 @@ struct flamegraph_node {
  * @nr_insns: instruction leaves (FLAMEGRAPH_INSN nodes)
  * @nr_samples: samples added
  * @warned: what flamegraph__warn_once() has warned about, NULL until then
- * @nodes: every node but the root, keyed by parent and identity: one
- *         lookup per frame, where the parent's @children rbtree takes a
- *         walk (a node can have tens of thousands of address leaves).
- *         NULL until the first sample and after flamegraph__finish().
+ * @slots: the children of nodes with many children (a function can have
+ *          tens of thousands of instruction leaves), keyed by parent and
+ *          identity: one probe where the parent's @children rbtree takes
+ *          a walk.  Open addressing, linear probing, at most half full:
+ *          a slot holds a node and its @hash, so that a probe reads one
+ *          cache line and only a node whose hash matches.  NULL until
+ *          first needed and after flamegraph__finish().
+ * @slots_mask: number of @slots minus one (a power of two minus one)
+ * @nr_slotted: nodes in @slots
  */
 struct flamegraph {
 	struct flamegraph_node	root;
@@ -97,7 +103,9 @@ struct flamegraph {
 	u64			nr_insns;
 	u64			nr_samples;
 	struct hashmap		*warned;
-	struct hashmap		*nodes;
+	struct flamegraph_slot	*slots;
+	size_t			slots_mask;
+	size_t			nr_slotted;
 };
 
 /**
