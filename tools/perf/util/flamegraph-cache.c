@@ -18,6 +18,11 @@
  * Direct mapped: a key goes to one slot, a new key takes the slot over.
  * A miss costs a hash and a copy, never an allocation once the slot's
  * callchain buffer is large enough, and a flush is a new generation.
+ *
+ * Most lookups of a large profile miss, and the slots (100 bytes each)
+ * are too many to stay in the CPU's caches: each slot's tag, 32 bits of
+ * its key's hash, sits in an array of its own that does, so that a key
+ * whose tag differs misses without reading its slot.
  */
 struct flamegraph_cache_slot {
 	struct flamegraph_cache_key	key;
@@ -37,11 +42,18 @@ struct flamegraph_cache_slot {
 
 struct flamegraph_cache {
 	struct flamegraph_cache_slot	*slots;
+	u32				*tags;	/* 0: never filled */
 	size_t				mask;
 	u64				gen;
 	u64				pid_gens[FLAMEGRAPH_CACHE_PIDS];
 	struct flamegraph_cache_stats	stats;
 };
+
+/* The tag of a key: the hash bits that don't pick its slot, never 0. */
+static u32 flamegraph_cache__tag(size_t hash)
+{
+	return (u32)((u64)hash >> 32) | 1;
+}
 
 static u64 *flamegraph_cache__pid_gen(struct flamegraph_cache *cache, s32 pid)
 {
@@ -87,7 +99,10 @@ struct flamegraph_cache *flamegraph_cache__new(unsigned int slot_bits)
 	if (!cache)
 		return NULL;
 	cache->slots = calloc((size_t)1 << slot_bits, sizeof(*cache->slots));
-	if (!cache->slots) {
+	cache->tags = calloc((size_t)1 << slot_bits, sizeof(*cache->tags));
+	if (!cache->slots || !cache->tags) {
+		free(cache->slots);
+		free(cache->tags);
 		free(cache);
 		return NULL;
 	}
@@ -117,6 +132,7 @@ void flamegraph_cache__delete(struct flamegraph_cache *cache)
 	for (i = 0; i <= cache->mask; i++)
 		free(cache->slots[i].ips);
 	free(cache->slots);
+	free(cache->tags);
 	free(cache);
 }
 
@@ -124,9 +140,11 @@ bool flamegraph_cache__find(struct flamegraph_cache *cache,
 			    const struct flamegraph_cache_key *key,
 			    struct flamegraph_cache_value *value)
 {
-	struct flamegraph_cache_slot *slot = &cache->slots[key->hash & cache->mask];
+	size_t i = key->hash & cache->mask;
+	struct flamegraph_cache_slot *slot = &cache->slots[i];
 
-	if (slot->gen != cache->gen ||
+	if (cache->tags[i] != flamegraph_cache__tag(key->hash) ||
+	    slot->gen != cache->gen ||
 	    slot->pid_gen != *flamegraph_cache__pid_gen(cache, key->pid) ||
 	    !flamegraph_cache_key__equal(&slot->key, key)) {
 		cache->stats.misses++;
@@ -141,7 +159,8 @@ int flamegraph_cache__add(struct flamegraph_cache *cache,
 			  const struct flamegraph_cache_key *key,
 			  const struct flamegraph_cache_value *value)
 {
-	struct flamegraph_cache_slot *slot = &cache->slots[key->hash & cache->mask];
+	size_t i = key->hash & cache->mask;
+	struct flamegraph_cache_slot *slot = &cache->slots[i];
 
 	if (key->nr > slot->ips_alloc) {
 		u64 *ips = realloc(slot->ips, key->nr * sizeof(u64));
@@ -158,6 +177,7 @@ int flamegraph_cache__add(struct flamegraph_cache *cache,
 	slot->value = *value;
 	slot->gen = cache->gen;
 	slot->pid_gen = *flamegraph_cache__pid_gen(cache, key->pid);
+	cache->tags[i] = flamegraph_cache__tag(key->hash);
 	return 0;
 }
 
