@@ -653,9 +653,10 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		.evsel	   = evsel,
 		.no_disasm = no_disasm,
 	};
+	struct flamegraph_sym_leaves **order = NULL;
 	struct hashmap_entry *cur;
 	struct ui_progress prog;
-	size_t bkt;
+	size_t bkt, i, nr = 0;
 	int err;
 
 	fa.syms = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
@@ -669,17 +670,25 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	/* Out of memory, or no capstone: no ranges, nothing batched. */
 	fa.decoder = flamegraph_decoder__new();
 	err = flamegraph_asm__collect(&fa, &fg->root);
-	ui_progress__init(&prog, hashmap__size(fa.syms), "Disassembling...");
-	hashmap__for_each_entry(fa.syms, cur, bkt) {
-		struct flamegraph_sym_leaves *sl = cur->pvalue;
+	/* A DSO's symbols in address order: its image is read front to back. */
+	order = calloc(hashmap__size(fa.syms) ?: 1, sizeof(*order));
+	if (!order && !err)
+		err = -ENOMEM;
+	if (order) {
+		hashmap__for_each_entry(fa.syms, cur, bkt)
+			order[nr++] = cur->pvalue;
+		qsort(order, nr, sizeof(*order), flamegraph_sym_leaves__cmp);
+	}
+	ui_progress__init(&prog, nr, "Disassembling...");
+	for (i = 0; i < nr && !err; i++) {
+		struct flamegraph_sym_leaves *sl = order[i];
 
-		if (err)
-			break;
 		qsort(sl->leaves, sl->nr, sizeof(*sl->leaves),
 		      flamegraph_node__addr_cmp);
 		err = flamegraph_asm__symbol(&fa, sl);
 		ui_progress__update(&prog, 1);
 	}
+	free(order);
 	if (!err)
 		err = flamegraph_asm__objdump_batches(&fa);
 	ui_progress__finish();

@@ -47,6 +47,9 @@ struct flamegraph_decoder {
 #endif
 	u8		*buf;
 	size_t		alloc;
+	/* The last DSO's dso__type(), which reads its ELF header. */
+	const struct dso *last_dso;
+	bool		last_is_64bit;
 };
 
 struct flamegraph_decoder *flamegraph_decoder__new(void)
@@ -143,7 +146,11 @@ int flamegraph__sampled_ranges(struct flamegraph_decoder *d __maybe_unused,
 	h = flamegraph_decoder__read(d, dso, machine, sym);
 	if (h)
 		return h == -ENOMEM ? h : 0;
-	h = flamegraph_decoder__handle(d, dso__type(dso, machine) == DSO__TYPE_64BIT);
+	if (dso != d->last_dso) {
+		d->last_is_64bit = dso__type(dso, machine) == DSO__TYPE_64BIT;
+		d->last_dso = dso;
+	}
+	h = flamegraph_decoder__handle(d, d->last_is_64bit);
 	if (h < 0)
 		return h == -ENOMEM ? h : 0;
 	insn = d->insn[h];
