@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
@@ -51,6 +52,14 @@ struct flamegraph_asm {
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
 	struct flamegraph_decoder *decoder;	/* NULL: no capstone */
+	struct arch	*arch;		/* of the recording */
+	/* perf annotate's capstone, for 32- and 64-bit code, as needed. */
+	struct disasm_capstone *capstone[2];
+	/* For -v: symbols decoded here, their lines, and the rest. */
+	size_t		nr_decoded;
+	size_t		nr_lines;
+	size_t		nr_whole;
+	size_t		nr_spans;
 	/* Symbols that perf's disasm layer gives to objdump, batched. */
 	struct flamegraph_sym_leaves **objdump;
 	size_t		nr_objdump;
@@ -200,28 +209,9 @@ annotation_lines__find(struct annotation_line **lines, size_t nr, s64 offset)
 enum flamegraph_label_mode {
 	/* The symbol itself. */
 	FLAMEGRAPH_LABEL_WHOLE,
-	/* A range of it: each leaf in it starts a line. */
-	FLAMEGRAPH_LABEL_RANGE,
 	/* A span of symbols: each leaf's line is in the leaves' symbol. */
 	FLAMEGRAPH_LABEL_SPAN,
 };
-
-/* The first of @sl's leaves, sorted by address, at or above @addr. */
-static size_t flamegraph_sym_leaves__first(struct flamegraph_sym_leaves *sl,
-					   u64 addr)
-{
-	size_t lo = 0, hi = sl->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sl->leaves[mid]->addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 /*
  * Label the leaves of @sl that @sym covers with the lines of its
@@ -237,14 +227,9 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 {
 	struct symbol *own = sl->func->ms.sym;
 	s64 min = own->start - sym->start;
-	size_t i = 0, end = sl->nr;
+	size_t i;
 
-	/* A range labels the leaves in it, the others all theirs. */
-	if (mode == FLAMEGRAPH_LABEL_RANGE) {
-		i = flamegraph_sym_leaves__first(sl, sym->start);
-		end = flamegraph_sym_leaves__first(sl, sym->end);
-	}
-	for (; i < end; i++) {
+	for (i = 0; i < sl->nr; i++) {
 		struct flamegraph_node *leaf = sl->leaves[i];
 		s64 offset = leaf->addr - sym->start;
 		struct annotation_line *al;
@@ -255,8 +240,7 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 		    (leaf->addr < own->start || leaf->addr >= own->end))
 			return -EINVAL;
 		al = annotation_lines__find(lines, nr, offset);
-		if ((mode == FLAMEGRAPH_LABEL_RANGE && (!al || al->offset != offset)) ||
-		    (mode == FLAMEGRAPH_LABEL_SPAN && (!al || al->offset < min)))
+		if (mode == FLAMEGRAPH_LABEL_SPAN && (!al || al->offset < min))
 			return -EINVAL;
 		if (!al)
 			continue;
@@ -375,95 +359,133 @@ static bool flamegraph_asm__objdump_only(void)
 #endif
 }
 
+/* Whether symbol__disassemble() tries LLVM before capstone. */
+static bool flamegraph_asm__llvm_first(void)
+{
+#ifdef HAVE_LIBLLVM_SUPPORT
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* A capstone handle set up as perf annotate's, kept for every symbol. */
+static struct disasm_capstone *flamegraph_asm__capstone(struct flamegraph_asm *fa,
+							 struct annotate_args *args,
+							 bool is_64bit)
+{
+	if (!fa->capstone[is_64bit])
+		fa->capstone[is_64bit] = disasm_capstone__new(args, is_64bit);
+	return fa->capstone[is_64bit];
+}
+
 /*
- * How to disassemble @sl's symbol: in ranges around its sampled
- * instructions (a large function, capstone in-process, x86), whole, or
- * with the other symbols objdump reads.
- *
- * Return: the number of ranges in *@ranges (to free()), 0 to disassemble
- * it whole, -ENOEXEC when perf's disasm layer will give it to objdump
- * (capstone is off, or stops before its end), -ENOMEM.
+ * Label @sl's leaves with capstone's line for each sampled instruction,
+ * @starts[i] the offset of the one that holds @offsets[i], the symbol's
+ * bytes in the decoder.  Return: 0, -EAGAIN to disassemble it whole,
+ * -ENOMEM.
  */
-static int flamegraph_asm__plan(struct flamegraph_asm *fa,
-				struct flamegraph_sym_leaves *sl,
-				struct flamegraph_range **ranges)
+static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
+				       struct flamegraph_sym_leaves *sl,
+				       const u64 *offsets, const u64 *starts)
 {
 	struct map_symbol *ms = &sl->func->ms;
+	struct annotate_args args = {
+		.arch	 = fa->arch,
+		.ms	 = *ms,
+		.evsel	 = fa->evsel,
+		.options = &annotate_opts,
+	};
+	u64 start = map__rip_2objdump(ms->map, ms->sym->start);
+	u64 len = ms->sym->end - ms->sym->start;
+	struct disasm_capstone *dc;
+	const char *text = NULL;
+	char line[512];
+	bool is_64bit;
+	const u8 *code = flamegraph_decoder__code(fa->decoder, &is_64bit);
+	u64 done = ULLONG_MAX;	/* no instruction decoded yet */
+	size_t i, j = 0;
+
+	dc = flamegraph_asm__capstone(fa, &args, is_64bit);
+	if (!dc)
+		return -EAGAIN;
+	/* The leaves are sorted by address: one decoding per instruction. */
+	for (i = 0; i < sl->nr; i++) {
+		struct flamegraph_node *leaf = sl->leaves[i];
+		u64 offset = leaf->addr - ms->sym->start;
+		char *label;
+
+		while (offsets[j] != offset)
+			j++;
+		if (starts[j] != done) {
+			if (disasm_capstone__line(dc, &args, code + starts[j], len - starts[j],
+						  start + starts[j], line, sizeof(line)) < 0)
+				return -EAGAIN;
+			/* As disasm_line__parse() leaves it: strim()med. */
+			text = strim(line);
+			done = starts[j];
+			fa->nr_lines++;
+		}
+		leaf->objdump_addr = start + starts[j];
+		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0)
+			return -ENOMEM;
+		free(leaf->label);
+		leaf->label = label;
+	}
+	return 0;
+}
+
+/*
+ * A symbol perf's disasm layer gives to capstone: decoded once, in
+ * process, and its sampled instructions' lines made as perf annotate
+ * makes them (disasm_capstone__line()), without parsing the rest of it
+ * into disasm lines.
+ *
+ * Return: 0 when every leaf was labelled; -ENOEXEC when perf's disasm
+ * layer gives the symbol to objdump (capstone is off, or stops before
+ * its end); -EAGAIN to disassemble it whole through symbol__annotate()
+ * (not a user-space image, not x86, LLVM first, its image unreadable);
+ * -ENOMEM.
+ */
+static int flamegraph_asm__insns(struct flamegraph_asm *fa,
+				 struct flamegraph_sym_leaves *sl)
+{
+	struct map_symbol *ms = &sl->func->ms;
+	u64 *offsets, *starts;
 	size_t i, nr = 0;
-	u64 *offsets;
 	int ret;
 
-	*ranges = NULL;
 	if (!flamegraph_asm__user_image(sl))
-		return 0;
+		return -EAGAIN;
 	if (flamegraph_asm__objdump_only())
 		return -ENOEXEC;
-	if (annotate_opts.objdump_path || !fa->decoder ||
-	    strcmp(perf_env__arch(evsel__env(fa->evsel)), "x86"))
-		return 0;
+	/* LLVM reads it first, with lines of its own. */
+	if (flamegraph_asm__llvm_first() || !fa->decoder || !fa->arch ||
+	    !arch__is(fa->arch, "x86"))
+		return -EAGAIN;
 
-	/* The leaves are sorted by address. */
-	offsets = calloc(sl->nr, sizeof(*offsets));
+	offsets = calloc(sl->nr * 2, sizeof(*offsets));
 	if (!offsets)
 		return -ENOMEM;
+	starts = offsets + sl->nr;
+	/* The leaves are sorted by address. */
 	for (i = 0; i < sl->nr; i++) {
 		u64 offset = sl->leaves[i]->addr - ms->sym->start;
 
 		if (!nr || offset != offsets[nr - 1])
 			offsets[nr++] = offset;
 	}
-	ret = flamegraph__sampled_ranges(fa->decoder, map__dso(ms->map),
-					 maps__machine(ms->maps), ms->sym,
-					 offsets, nr, ranges);
+	ret = flamegraph__sampled_insns(fa->decoder, map__dso(ms->map),
+					maps__machine(ms->maps), ms->sym,
+					offsets, nr, starts);
+	if (!ret)
+		ret = flamegraph_asm__label_insns(fa, sl, offsets, starts);
+	if (!ret)
+		fa->nr_decoded++;
+	else if (ret == -ENOENT)
+		ret = -EAGAIN;
 	free(offsets);
-#ifdef HAVE_LIBLLVM_SUPPORT
-	/* LLVM reads it first, and may read what capstone can't. */
-	if (ret == -ENOEXEC)
-		ret = 0;
-#endif
 	return ret;
-}
-
-/*
- * A large function with a few sampled instructions: disassemble the
- * @nr ranges around them, each as a symbol of its own.
- *
- * Return: 0 when every leaf was labelled, -ENOMEM, or -EAGAIN to
- * disassemble the whole symbol instead.
- */
-static int flamegraph_asm__ranges(struct flamegraph_asm *fa,
-				  struct flamegraph_sym_leaves *sl,
-				  const struct flamegraph_range *ranges,
-				  int nr)
-{
-	struct map_symbol *ms = &sl->func->ms;
-	struct symbol *sym = ms->sym;
-	int saved_verbose = verbose;
-	int i, err = 0;
-
-	if (verbose <= 0)
-		verbose = -1;
-	for (i = 0; i < nr && !err; i++) {
-		struct map_symbol range_ms = *ms;
-		struct symbol *range;
-
-		range = symbol__new(sym->start + ranges[i].start,
-				    ranges[i].end - ranges[i].start,
-				    sym->binding, sym->type, sym->name);
-		if (!range) {
-			err = -ENOMEM;
-			break;
-		}
-		range_ms.sym = range;
-		err = symbol__annotate(&range_ms, fa->evsel, NULL) ? -EAGAIN :
-		      flamegraph_asm__label(sl, range, FLAMEGRAPH_LABEL_RANGE);
-		if (err == -EINVAL)
-			err = -EAGAIN;
-		/* Frees its disassembly too. */
-		symbol__delete(range);
-	}
-	verbose = saved_verbose;
-	return err;
 }
 
 /* Disassemble @sl's symbol whole, as perf annotate does. */
@@ -478,6 +500,7 @@ static int flamegraph_asm__whole(struct flamegraph_asm *fa,
 
 	if (flamegraph_asm__skip(fa, sl))
 		return 0;
+	fa->nr_whole++;
 	/* One warning per DSO below, the details only with -v. */
 	if (verbose <= 0)
 		verbose = -1;
@@ -564,6 +587,7 @@ static int flamegraph_asm__span(struct flamegraph_asm *fa,
 		/* Capstone gave up on each of them, or is off already. */
 		if (!saved_objdump)
 			annotate_opts.objdump_path = objdump;
+		fa->nr_spans++;
 		if (!symbol__annotate(&ms, fa->evsel, NULL))
 			nr_lines = flamegraph_asm__lines(span, &lines);
 		annotate_opts.objdump_path = saved_objdump;
@@ -621,18 +645,13 @@ static int flamegraph_asm__objdump_batches(struct flamegraph_asm *fa)
 static int flamegraph_asm__symbol(struct flamegraph_asm *fa,
 				  struct flamegraph_sym_leaves *sl)
 {
-	struct flamegraph_range *ranges;
-	int nr, err;
+	int err;
 
 	if (flamegraph_asm__skip(fa, sl))
 		return 0;
-	nr = flamegraph_asm__plan(fa, sl, &ranges);
-	if (nr == -ENOEXEC)
+	err = flamegraph_asm__insns(fa, sl);
+	if (err == -ENOEXEC)
 		return flamegraph_asm__defer(fa, sl);
-	if (nr < 0)
-		return nr;
-	err = nr ? flamegraph_asm__ranges(fa, sl, ranges, nr) : -EAGAIN;
-	free(ranges);
 	return err == -EAGAIN ? flamegraph_asm__whole(fa, sl) : err;
 }
 
@@ -667,8 +686,9 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		goto out;
 	}
 
-	/* Out of memory, or no capstone: no ranges, nothing batched. */
+	/* Out of memory, or no capstone: all through symbol__annotate(). */
 	fa.decoder = flamegraph_decoder__new();
+	fa.arch = arch__find(perf_env__arch(evsel__env(evsel)));
 	err = flamegraph_asm__collect(&fa, &fg->root);
 	/* A DSO's symbols in address order: its image is read front to back. */
 	order = calloc(hashmap__size(fa.syms) ?: 1, sizeof(*order));
@@ -698,8 +718,12 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		free(sl->leaves);
 		free(sl);
 	}
+	pr_debug("perf flamegraph: disassembly: %zu symbols decoded here (%zu instruction lines), %zu disassembled whole, %zu objdump batches\n",
+		 fa.nr_decoded, fa.nr_lines, fa.nr_whole, fa.nr_spans);
 	free(fa.objdump);
 	flamegraph_decoder__delete(fa.decoder);
+	disasm_capstone__delete(fa.capstone[0]);
+	disasm_capstone__delete(fa.capstone[1]);
 out:
 	hashmap__free(fa.syms);
 	hashmap__free(fa.failed);

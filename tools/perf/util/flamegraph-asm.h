@@ -39,7 +39,11 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * Each sampled symbol is disassembled once, through perf's disasm layer
  * (symbol__annotate()), so the build-id cache, --symfs, kcore, the
  * disassembler choice (capstone, objdump), --objdump and -M apply exactly
- * as in perf annotate.  A leaf gets the text of the instruction whose
+ * as in perf annotate.  A symbol of a user-space image that capstone
+ * reads to its end (the ones perf annotate gives capstone) is instead
+ * decoded once from its start, its image read through perf's dso data
+ * layer (build-id cache, --symfs), and only its sampled instructions are
+ * made into lines, by perf annotate's code (disasm_capstone__line()).  A leaf gets the text of the instruction whose
  * range holds its IP, the instruction perf annotate attributes the sample
  * to, and that instruction's objdump address: "<insn> [0x<addr>]";
  * flamegraph__finish() then merges leaves that got the same instruction.

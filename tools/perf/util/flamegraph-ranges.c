@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The parts of a large sampled function that perf flamegraph --asm needs
- * disassembled: a few sampled instructions of a 100 kB function don't
- * need its 25,000 instructions parsed into perf's disasm lines.  And,
- * from the same decoding, whether perf's capstone path will read a
- * symbol at all or leave it to objdump.
+ * Where the sampled instructions of a symbol start, decoding it from its
+ * start as perf annotate does, and whether perf's capstone path reads it
+ * at all or leaves it to objdump.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,20 +16,6 @@
 #ifdef HAVE_LIBCAPSTONE_SUPPORT
 #include <capstone/capstone.h>
 #endif
-
-/* Smaller symbols are disassembled whole: ranges would not pay. */
-#define FLAMEGRAPH_RANGES_MIN_SYMBOL	1024
-/*
- * Sampled instructions closer than this share a range: disassembling the
- * bytes between them costs less than one more range does.
- */
-#define FLAMEGRAPH_RANGES_GAP		256
-/*
- * What one more disassembly costs (finding the image, opening it,
- * reading the ELF program headers, a capstone handle) in bytes of
- * instructions disassembled, roughly, as measured on gcc's cc1.
- */
-#define FLAMEGRAPH_RANGES_COST		256
 
 /*
  * Capstone handles for 64- and 32-bit x86 code, opened when first needed
@@ -123,78 +107,57 @@ static int flamegraph_decoder__read(struct flamegraph_decoder *d,
 }
 #endif
 
-int flamegraph__sampled_ranges(struct flamegraph_decoder *d __maybe_unused,
-			       struct dso *dso __maybe_unused,
-			       struct machine *machine __maybe_unused,
-			       struct symbol *sym __maybe_unused,
-			       const u64 *offsets __maybe_unused,
-			       size_t nr __maybe_unused,
-			       struct flamegraph_range **ranges)
+const u8 *flamegraph_decoder__code(const struct flamegraph_decoder *d,
+				   bool *is_64bit)
+{
+	*is_64bit = d->last_is_64bit;
+	return d->buf;
+}
+
+int flamegraph__sampled_insns(struct flamegraph_decoder *d __maybe_unused,
+			      struct dso *dso __maybe_unused,
+			      struct machine *machine __maybe_unused,
+			      struct symbol *sym __maybe_unused,
+			      const u64 *offsets __maybe_unused,
+			      size_t nr __maybe_unused,
+			      u64 *starts __maybe_unused)
 {
 #ifdef HAVE_LIBCAPSTONE_SUPPORT
-	u64 len = sym->end - sym->start, covered = 0, addr = 0;
-	struct flamegraph_range *r;
-	bool boundaries = true;
 	const u8 *code;
 	size_t size, i = 0;
-	int nr_ranges = 0, h;
+	u64 addr = 0;
 	cs_insn *insn;
+	int h;
 
-	*ranges = NULL;
-	if (!nr)
-		return 0;
 	h = flamegraph_decoder__read(d, dso, machine, sym);
 	if (h)
-		return h == -ENOMEM ? h : 0;
+		return h;
 	if (dso != d->last_dso) {
 		d->last_is_64bit = dso__type(dso, machine) == DSO__TYPE_64BIT;
 		d->last_dso = dso;
 	}
 	h = flamegraph_decoder__handle(d, d->last_is_64bit);
 	if (h < 0)
-		return h == -ENOMEM ? h : 0;
+		return h;
 	insn = d->insn[h];
-	r = calloc(nr, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
 
 	/*
 	 * Decode all of it, as perf's capstone path does: where capstone
 	 * stops early, perf annotate falls back to objdump, and so must we.
 	 */
 	code = d->buf;
-	size = len;
+	size = sym->end - sym->start;
 	while (cs_disasm_iter(d->handle[h], &code, &size, &addr, insn)) {
-		u64 start = insn->address, end = start + insn->size;
+		u64 end = insn->address + insn->size;
 
-		/* Inside an instruction: perf annotate sums it to that one. */
-		for (; i < nr && offsets[i] < start; i++)
-			boundaries = false;
-		if (i == nr || offsets[i] != start)
-			continue;
-		if (nr_ranges && start - r[nr_ranges - 1].end < FLAMEGRAPH_RANGES_GAP) {
-			covered += end - r[nr_ranges - 1].end;
-			r[nr_ranges - 1].end = end;
-		} else {
-			r[nr_ranges].start = start;
-			r[nr_ranges++].end = end;
-			covered += end - start;
-		}
-		i++;
+		/* An IP inside an instruction: perf annotate sums it to that one. */
+		for (; i < nr && offsets[i] < end; i++)
+			starts[i] = insn->address;
 	}
-	if (size) {
-		nr_ranges = -ENOEXEC;
-	} else if (!boundaries || i != nr || len < FLAMEGRAPH_RANGES_MIN_SYMBOL ||
-		   nr_ranges * FLAMEGRAPH_RANGES_COST + covered >= len) {
-		nr_ranges = 0;
-	} else {
-		*ranges = r;
-		r = NULL;
-	}
-	free(r);
-	return nr_ranges;
+	if (size)
+		return -ENOEXEC;
+	return i == nr ? 0 : -ENOENT;
 #else
-	*ranges = NULL;
-	return 0;
+	return -ENOENT;
 #endif
 }

@@ -2,6 +2,8 @@
 #ifndef __PERF_FLAMEGRAPH_RANGES_H
 #define __PERF_FLAMEGRAPH_RANGES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 struct dso;
@@ -10,17 +12,7 @@ struct machine;
 struct symbol;
 
 /**
- * struct flamegraph_range - part of a symbol to disassemble
- * @start: first byte, an offset from the symbol start
- * @end: one past the last byte, likewise
- */
-struct flamegraph_range {
-	u64	start;
-	u64	end;
-};
-
-/**
- * flamegraph_decoder__new - what flamegraph__sampled_ranges() decodes with
+ * flamegraph_decoder__new - what flamegraph__sampled_insns() decodes with
  *
  * Return: a decoder (capstone handles opened when first needed, kept for
  * every symbol), to free with flamegraph_decoder__delete(); NULL when
@@ -35,8 +27,8 @@ struct flamegraph_decoder *flamegraph_decoder__new(void);
 void flamegraph_decoder__delete(struct flamegraph_decoder *d);
 
 /**
- * flamegraph__sampled_ranges - the parts of a symbol that hold its sampled
- *                              instructions, and whether capstone reads it
+ * flamegraph__sampled_insns - where a symbol's sampled instructions start,
+ *                             and whether capstone reads the symbol
  * @d: a decoder from flamegraph_decoder__new()
  * @dso: the symbol's DSO, user space, x86
  * @machine: its machine, for reading the DSO's image
@@ -44,28 +36,34 @@ void flamegraph_decoder__delete(struct flamegraph_decoder *d);
  * @offsets: the sampled addresses, offsets from @sym->start, sorted and
  *           distinct
  * @nr: entries in @offsets
- * @ranges: set to an array of ranges, each starting and ending on an
- *          instruction boundary of @sym decoded from its start, to free
- *          with free()
+ * @starts: @nr entries, set to the offset of the instruction that holds
+ *          each of @offsets, decoding @sym from its start
  *
- * perf annotate decodes a symbol from its start; so does this, with
- * capstone and without operand details, to find where each sampled
- * instruction starts and ends.  Disassembling only the ranges then gives
- * the sampled instructions the same text as disassembling the whole
- * symbol, at a fraction of the cost for large functions.  Where capstone
- * stops before the symbol's end, perf's capstone path
- * (symbol__disassemble_capstone()) gives up on it and
+ * perf annotate decodes a symbol from its start, and attributes an IP
+ * inside an instruction to that instruction (its calc_percent() sums
+ * [offset, next offset)); so does this, with capstone and without
+ * operand details.  Where capstone stops before the symbol's end, perf's
+ * capstone path (symbol__disassemble_capstone()) gives up on it and
  * symbol__disassemble() runs objdump: this says so, for such symbols to
- * share an objdump.
+ * share an objdump.  The symbol's bytes stay in @d for
+ * flamegraph_decoder__code() until the next call.
  *
- * Return: the number of ranges; 0 when the symbol is better disassembled
- * whole (smaller than 1 kB, the ranges would cover most of it, its image
- * can't be read, or a sampled address is not an instruction start);
- * -ENOEXEC when capstone stops before its end; -ENOMEM.
+ * Return: 0; -ENOEXEC when capstone stops before the symbol's end;
+ * -ENOENT when its image can't be read (or perf has no capstone);
+ * -ENOMEM.
  */
-int flamegraph__sampled_ranges(struct flamegraph_decoder *d, struct dso *dso,
-			       struct machine *machine, struct symbol *sym,
-			       const u64 *offsets, size_t nr,
-			       struct flamegraph_range **ranges);
+int flamegraph__sampled_insns(struct flamegraph_decoder *d, struct dso *dso,
+			      struct machine *machine, struct symbol *sym,
+			      const u64 *offsets, size_t nr, u64 *starts);
+
+/**
+ * flamegraph_decoder__code - the bytes flamegraph__sampled_insns() read
+ * @d: the decoder
+ * @is_64bit: set to whether they are 64-bit code
+ *
+ * Return: the symbol's bytes, from its start to its end, owned by @d.
+ */
+const u8 *flamegraph_decoder__code(const struct flamegraph_decoder *d,
+				   bool *is_64bit);
 
 #endif /* __PERF_FLAMEGRAPH_RANGES_H */

@@ -106,11 +106,35 @@ test_workload() {
 		--dso fgwork --binary "${prog}" --annotate --same-name spin \
 		--folded "${workdir}/p.folded" --html "${workdir}/p.html" \
 		--script-folded "${workdir}/fn.folded"
-	# Each sampled symbol is disassembled once: the two spins, mix.
+	# Each sampled symbol is decoded once, in-process, without perf's
+	# disasm lines: the two spins, mix, and the others with leaves.
 	perf flamegraph -v -i "${workdir}/p.data" --asm -o "${workdir}/v.json" \
 		2> "${workdir}/v.err"
-	test "$(grep -c 'symbol__disassemble: .*sym=spin,' "${workdir}/v.err")" -eq 2
-	test "$(grep -c 'symbol__disassemble: .*sym=mix,' "${workdir}/v.err")" -eq 1
+	! grep -Eq 'symbol__disassemble: .*sym=(spin|mix),' "${workdir}/v.err"
+	python3 - "${workdir}/v.err" "${workdir}/v.json" <<'PY'
+import json, re, sys
+m = re.search(r"^perf flamegraph: disassembly: (\d+) symbols decoded here "
+              r"\((\d+) instruction lines\), (\d+) disassembled whole, "
+              r"(\d+) objdump batches$", open(sys.argv[1]).read(), re.M)
+assert m, "no disassembly summary in -v"
+decoded, lines, whole, spans = map(int, m.groups())
+funcs, addrs = set(), set()
+def walk(n, func):
+    for c in n["c"]:
+        if c["k"] == "insn" and not c["n"].startswith("[0x"):
+            funcs.add(func)
+            addrs.add((func, c["a"]))
+        walk(c, (c["d"], c["a"]) if c["k"] == "func" else func)
+walk(json.load(open(sys.argv[2])), None)
+fg = {f for f in funcs if f[0] == "fgwork"}
+assert len(fg) >= 3, fg
+# Each of fgwork's sampled symbols decoded here, no symbol twice, one
+# line per sampled address at most.
+assert len(fg) <= decoded <= len(funcs), (decoded, len(fg), len(funcs))
+assert 0 < lines <= len(addrs), (lines, len(addrs))
+print("%d symbols decoded here (%d of fgwork), %d lines for %d addresses; "
+      "%d whole, %d objdump batches" % (decoded, len(fg), lines, len(addrs), whole, spans))
+PY
 	# The call path of the workload is there, outermost caller first.
 	grep -q "^fgwork;.*main;work;spin (fgwork+0x[0-9a-f]*);.* \[0x[0-9a-f]*\] [0-9]*$" \
 		"${workdir}/p.folded"
@@ -456,9 +480,8 @@ print(ds.most_common(1)[0][0])" "${workdir}/py.json")
 }
 
 test_ranges() {
-	echo "A large function with two hot loops: disassembled in two ranges"
-	# Not PIE: the ranges perf -v logs are memory addresses, here also
-	# the objdump addresses the JSON and nm use.
+	echo "A large function with two hot loops: only its sampled instructions decoded into lines"
+	# Not PIE: the objdump addresses in the JSON are also nm's.
 	cc -O0 -no-pie -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 		-o "${workdir}/ranges" "${shelldir}/lib/flamegraph_ranges.c"
 	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/ranges.data" \
@@ -472,31 +495,30 @@ test_ranges() {
 		"$(nm -S "${workdir}/ranges" | awk '$4 == "two_loops" { print $1, $2 }')" <<'PY'
 import json, re, sys
 start, size = (int(x, 16) for x in sys.argv[3].split())
-ranges = []
-for line in open(sys.argv[1], errors="replace"):
-    m = re.match(r"symbol__disassemble: filename=.*, sym=two_loops, "
-                 r"start=(0x[0-9a-f]+), end=(0x[0-9a-f]+)$", line.rstrip("\n"))
-    if m:
-        ranges.append((int(m.group(1), 16), int(m.group(2), 16)))
-ranges.sort()
-def walk(n):
+err = open(sys.argv[1], errors="replace").read()
+# perf's disasm layer never parsed two_loops (7 kB of it never runs) ...
+assert not re.search(r"^symbol__disassemble: .*, sym=two_loops,", err, re.M), \
+    "two_loops went through symbol__disassemble()"
+m = re.search(r"^perf flamegraph: disassembly: (\d+) symbols decoded here "
+              r"\((\d+) instruction lines\)", err, re.M)
+assert m, "no disassembly summary in -v"
+decoded, lines = int(m.group(1)), int(m.group(2))
+addrs, loops = set(), set()
+def walk(n, func):
     for c in n["c"]:
-        if n["k"] == "func" and n["n"] == "two_loops" and c["k"] == "insn":
-            yield int(c["a"], 16) - int(n["a"], 16)
-        yield from walk(c)
-# Offsets into two_loops of its sampled instructions.
-leaves = set(walk(json.load(open(sys.argv[2]))))
-ranges = [(a - start, b - start) for a, b in ranges]
-# Two loops, each sampled; the code between them (7 kB) is not read.
-assert len(ranges) == 2, ranges
-assert ranges[0][1] <= ranges[1][0], ranges
-assert all(0 <= a < b <= size for a, b in ranges), ranges
-assert sum(b - a for a, b in ranges) < size // 4, (ranges, size)
-assert leaves and all(any(a <= x < b for a, b in ranges) for x in leaves), \
-    (sorted(map(hex, leaves)), ranges)
-assert min(leaves) < 0x100 and max(leaves) > size - 0x100, sorted(map(hex, leaves))
-print("two_loops (%d bytes): ranges %s, %d sampled instructions in them"
-      % (size, [(hex(a), hex(b)) for a, b in ranges], len(leaves)))
+        if c["k"] == "insn" and not c["n"].startswith("[0x"):
+            addrs.add((func, c["a"]))
+            if func == "two_loops":
+                loops.add(int(c["a"], 16) - start)
+        walk(c, c["n"] if c["k"] == "func" else func)
+walk(json.load(open(sys.argv[2])), None)
+# ... and only the sampled instructions became lines: one per address.
+assert decoded >= 1 and 0 < lines <= len(addrs), (decoded, lines, len(addrs))
+assert lines < size // 16, (lines, size)
+# Both loops were sampled, 7 kB apart.
+assert loops and min(loops) < 0x100 and max(loops) > size - 0x100, sorted(map(hex, loops))
+print("two_loops (%d bytes): %d sampled instructions; %d lines made for %d addresses"
+      % (size, len(loops), lines, len(addrs)))
 PY
 }
 

@@ -2,8 +2,8 @@
 /*
  * A workload for perf flamegraph's test of large functions: one function
  * with two hot loops 7 kB apart and code between them that never runs,
- * so that --asm disassembles it in two ranges.  Built with -O0, which
- * lays the code out in source order and inlines nothing.
+ * of which --asm makes lines for the sampled instructions only.  Built
+ * with -O0, which lays the code out in source order and inlines nothing.
  */
 #include <stdlib.h>
 
