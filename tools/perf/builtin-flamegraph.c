@@ -704,7 +704,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	 * They point into the tree, which flamegraph__finish() changes: not
 	 * to be used from here on.  Freed at the end, not now, so that the
 	 * disassembly's allocations don't land in the holes of their
-	 * callchain buffers (the disassembly was 15% slower that way).
+	 * callchain buffers (the disassembly was ~20% slower that way).
 	 */
 	if (err) {
 		pr_err("failed to process the events of %s\n", session->data->path);
