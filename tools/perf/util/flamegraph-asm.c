@@ -25,7 +25,7 @@
 #include "evsel.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
-#include "flamegraph-ranges.h"
+#include "flamegraph-insns.h"
 #include "hashmap.h"
 #include "map.h"
 #include "maps.h"

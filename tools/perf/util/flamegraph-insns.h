@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef __PERF_FLAMEGRAPH_RANGES_H
-#define __PERF_FLAMEGRAPH_RANGES_H
+#ifndef __PERF_FLAMEGRAPH_INSNS_H
+#define __PERF_FLAMEGRAPH_INSNS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,4 +66,4 @@ int flamegraph__sampled_insns(struct flamegraph_decoder *d, struct dso *dso,
 const u8 *flamegraph_decoder__code(const struct flamegraph_decoder *d,
 				   bool *is_64bit);
 
-#endif /* __PERF_FLAMEGRAPH_RANGES_H */
+#endif /* __PERF_FLAMEGRAPH_INSNS_H */

@@ -10,7 +10,7 @@
 #include <linux/zalloc.h>
 
 #include "dso.h"
-#include "flamegraph-ranges.h"
+#include "flamegraph-insns.h"
 #include "symbol.h"
 
 #ifdef HAVE_LIBCAPSTONE_SUPPORT
