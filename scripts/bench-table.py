@@ -101,9 +101,9 @@ PARTS = [
     ("perf_session__process_events", "reading and resolving events"),
     ("machine__resolve", "resolving the sample IP (perf)"),
     ("__thread__resolve_callchain", "resolving callchains (perf)"),
-    ("flamegraph__leaf", "the tree"),
+    ("flamegraph__walk", "the tree"),
     ("flamegraph_cache__find", "the cache of resolved samples"),
-    ("flamegraph__annotate", "disassembly (perf's disasm layer, capstone)"),
+    ("flamegraph__annotate", "disassembly in perf (capstone, perf's disasm layer)"),
     ("flamegraph__add_srclines", "source lines of the hottest instructions"),
     ("flamegraph__finish", "labels, totals, sorting"),
     ("flamegraph__write_session", "writing the HTML"),
@@ -115,9 +115,11 @@ PARTS = [
 def self_profile(path):
     """Inclusive shares of PARTS and the hottest functions, from folded."""
     total, incl, own = 0, collections.Counter(), collections.Counter()
+    comms = collections.Counter()
     for line in open(path):
         stack, n = line.rstrip("\n").rsplit(" ", 1)
         n = int(n)
+        comms[stack.split(";")[0]] += n
         frames = stack.split(";")[1:]
         total += n
         for name in {f for f in frames}:
@@ -137,6 +139,9 @@ def self_profile(path):
     for fn, what in PARTS:
         if incl[fn]:
             print(f"| `{fn}` | {what} | {100 * incl[fn] / total:.1f}% |")
+    if comms["objdump"]:
+        print(f"| (objdump) | the objdump processes, on the other CPU | "
+              f"{100 * comms['objdump'] / total:.1f}% |")
     print("\nHottest functions (self):", ", ".join(
         f"`{fn}` {100 * n / total:.1f}%" for fn, n in own.most_common(10)) + ".\n")
 
