@@ -55,6 +55,7 @@ struct flamegraph_asm {
 	struct arch	*arch;		/* of the recording */
 	/* perf annotate's capstone, for 32- and 64-bit code, as needed. */
 	struct disasm_capstone *capstone[2];
+	bool		no_capstone[2];	/* disasm_capstone__new() failed */
 	/* For -v: symbols decoded here, their lines, and the rest. */
 	size_t		nr_decoded;
 	size_t		nr_lines;
@@ -374,8 +375,10 @@ static struct disasm_capstone *flamegraph_asm__capstone(struct flamegraph_asm *f
 							 struct annotate_args *args,
 							 bool is_64bit)
 {
-	if (!fa->capstone[is_64bit])
+	if (!fa->capstone[is_64bit] && !fa->no_capstone[is_64bit]) {
 		fa->capstone[is_64bit] = disasm_capstone__new(args, is_64bit);
+		fa->no_capstone[is_64bit] = !fa->capstone[is_64bit];
+	}
 	return fa->capstone[is_64bit];
 }
 
@@ -420,7 +423,7 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 		if (starts[j] != done) {
 			if (disasm_capstone__line(dc, &args, code + starts[j], len - starts[j],
 						  start + starts[j], line, sizeof(line)) < 0)
-				return -EAGAIN;
+				goto out_undo;
 			/* As disasm_line__parse() leaves it: strim()med. */
 			text = strim(line);
 			done = starts[j];
@@ -433,6 +436,16 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 		leaf->label = label;
 	}
 	return 0;
+
+out_undo:
+	/* symbol__annotate() relabels them all, or none if it fails too. */
+	while (i--) {
+		struct flamegraph_node *leaf = sl->leaves[i];
+
+		zfree(&leaf->label);
+		leaf->objdump_addr = map__rip_2objdump(ms->map, leaf->addr);
+	}
+	return -EAGAIN;
 }
 
 /*
@@ -655,7 +668,7 @@ static int flamegraph_asm__symbol(struct flamegraph_asm *fa,
 	return err == -EAGAIN ? flamegraph_asm__whole(fa, sl) : err;
 }
 
-/* By address, for the ranges and spans to find theirs. */
+/* By address, for the lines and spans to find theirs. */
 static int flamegraph_node__addr_cmp(const void *a, const void *b)
 {
 	const struct flamegraph_node *l = *(void * const *)a;
@@ -674,6 +687,7 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	};
 	struct flamegraph_sym_leaves **order = NULL;
 	struct hashmap_entry *cur;
+	const char *arch;
 	struct ui_progress prog;
 	size_t bkt, i, nr = 0;
 	int err;
@@ -688,7 +702,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 
 	/* Out of memory, or no capstone: all through symbol__annotate(). */
 	fa.decoder = flamegraph_decoder__new();
-	fa.arch = arch__find(perf_env__arch(evsel__env(evsel)));
+	arch = perf_env__arch(evsel__env(evsel));
+	fa.arch = arch ? arch__find(arch) : NULL;
 	err = flamegraph_asm__collect(&fa, &fg->root);
 	/* A DSO's symbols in address order: its image is read front to back. */
 	order = calloc(hashmap__size(fa.syms) ?: 1, sizeof(*order));

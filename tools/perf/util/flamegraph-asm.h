@@ -43,9 +43,10 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * reads to its end (the ones perf annotate gives capstone) is instead
  * decoded once from its start, its image read through perf's dso data
  * layer (build-id cache, --symfs), and only its sampled instructions are
- * made into lines, by perf annotate's code (disasm_capstone__line()).  A leaf gets the text of the instruction whose
- * range holds its IP, the instruction perf annotate attributes the sample
- * to, and that instruction's objdump address: "<insn> [0x<addr>]";
+ * made into lines, by perf annotate's code (disasm_capstone__line()).
+ * A leaf gets the text of the instruction whose range holds its IP, the
+ * instruction perf annotate attributes the sample to, and that
+ * instruction's objdump address: "<insn> [0x<addr>]";
  * flamegraph__finish() then merges leaves that got the same instruction.
  *
  * Where the text can't be had (no symbol, the binary is missing, no

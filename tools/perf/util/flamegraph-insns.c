@@ -132,6 +132,14 @@ int flamegraph__sampled_insns(struct flamegraph_decoder *d __maybe_unused,
 	h = flamegraph_decoder__read(d, dso, machine, sym);
 	if (h)
 		return h;
+	/*
+	 * The image symbol__disassemble() reads (dso__disassemble_filename()):
+	 * the build-id cache's or the one at the DSO's path, never a separate
+	 * debuginfo file, whose code sections hold no bytes.
+	 */
+	if (dso__binary_type(dso) != DSO_BINARY_TYPE__BUILD_ID_CACHE &&
+	    dso__binary_type(dso) != DSO_BINARY_TYPE__SYSTEM_PATH_DSO)
+		return -ENOENT;
 	if (dso != d->last_dso) {
 		d->last_is_64bit = dso__type(dso, machine) == DSO__TYPE_64BIT;
 		d->last_dso = dso;
