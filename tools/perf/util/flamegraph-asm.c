@@ -371,9 +371,9 @@ static bool flamegraph_asm__llvm_first(void)
 }
 
 /* A capstone handle set up as perf annotate's, kept for every symbol. */
-static struct disasm_capstone *flamegraph_asm__capstone(struct flamegraph_asm *fa,
-							 struct annotate_args *args,
-							 bool is_64bit)
+static struct disasm_capstone *
+flamegraph_asm__capstone(struct flamegraph_asm *fa, struct annotate_args *args,
+			 bool is_64bit)
 {
 	if (!fa->capstone[is_64bit] && !fa->no_capstone[is_64bit]) {
 		fa->capstone[is_64bit] = disasm_capstone__new(args, is_64bit);
