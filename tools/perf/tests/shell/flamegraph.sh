@@ -140,6 +140,27 @@ PY
 		"${workdir}/p.folded"
 }
 
+test_intel_syntax() {
+	echo "-M intel: the leaves perf annotate -M intel shows"
+	perf flamegraph -i "${workdir}/p.data" --asm -M intel \
+		-o "${workdir}/intel.json" 2> /dev/null
+	$check --data "${workdir}/p.data" --json "${workdir}/intel.json" \
+		--dso fgwork --annotate --annotate-style intel --same-name spin
+	# Intel syntax, not AT&T's: no %-prefixed registers in fgwork's leaves.
+	python3 - "${workdir}/intel.json" <<'PY'
+import json, sys
+texts = []
+def walk(n, dso):
+    for c in n["c"]:
+        if c["k"] == "insn" and dso == "fgwork" and not c["n"].startswith("[0x"):
+            texts.append(c["n"])
+        walk(c, c.get("d", dso) if c["k"] == "func" else dso)
+walk(json.load(open(sys.argv[1])), None)
+assert texts and not any("%" in t for t in texts), texts[:5]
+print("%d leaves of fgwork in Intel syntax, e.g. %r" % (len(texts), texts[0]))
+PY
+}
+
 test_objdump_batched() {
 	echo "objdump as the only disassembler: one objdump for the workload's symbols"
 	local objdump
@@ -1105,7 +1126,7 @@ test_bad_input() {
 	grep -q keep "${workdir}/keep.html"
 }
 
-for t in test_workload test_objdump_batched test_capstone_fallback \
+for t in test_workload test_intel_syntax test_objdump_batched test_capstone_fallback \
 	 test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
 	 test_pipe_rebuilt \
 	 test_record_command test_perf_archive \

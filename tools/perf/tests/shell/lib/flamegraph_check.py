@@ -41,9 +41,10 @@ ANNOTATE_RE = re.compile(r"^\s*(\d+)\s+:\s+([0-9a-f]+):\s+(.*?)\s*$")
 HEADER_RE = re.compile(r"Disassembly of (.+) for ")
 
 
-def annotate(perf, data, dso, objdump=None):
+def annotate(perf, data, dso, objdump=None, style=None):
     """objdump address -> (samples, text) for @dso, from perf annotate."""
     extra = ["--objdump", objdump] if objdump else []
+    extra += ["-M", style] if style else []
     out = subprocess.run([perf, "annotate", "--stdio", "-n", "-i", data] + extra,
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
@@ -124,7 +125,8 @@ def insn_leaves(tree, dso):
 
 
 def check_annotate(args, tree):
-    ann = annotate(args.perf, args.data, args.dso, args.annotate_objdump)
+    ann = annotate(args.perf, args.data, args.dso, args.annotate_objdump,
+                   args.annotate_style)
     if not ann:
         fail(f"perf annotate shows no instructions of {args.dso}")
     counts = {}
@@ -272,6 +274,7 @@ def main():
     ap.add_argument("--event")
     ap.add_argument("--annotate", action="store_true")
     ap.add_argument("--annotate-objdump")
+    ap.add_argument("--annotate-style")
     ap.add_argument("--script-folded")
     ap.add_argument("--objdump-binary")
     args = ap.parse_args()
