@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -769,30 +770,102 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 }
 
 /*
+ * Whether execvp() would find @cmd: a path, or a name in $PATH (execvp()'s
+ * default when $PATH is unset).  A mistyped option ('-f folded') ends the
+ * options, so its argument would be taken for the command to record.
+ */
+static bool perf_flamegraph__command_exists(const char *cmd)
+{
+	const char *path = getenv("PATH") ?: "/bin:/usr/bin";
+	char *dirs, *dir, *tmp = NULL, file[PATH_MAX];
+	bool found = false;
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	dirs = strdup(path);
+	if (!dirs)
+		return true;	/* let perf record tell */
+	for (dir = strtok_r(dirs, ":", &tmp); dir && !found;
+	     dir = strtok_r(NULL, ":", &tmp)) {
+		if (snprintf(file, sizeof(file), "%s/%s", *dir ? dir : ".", cmd) <
+		    (int)sizeof(file))
+			found = !access(file, X_OK);
+	}
+	free(dirs);
+	return found;
+}
+
+/*
+ * Put a finished recording at @path as perf record would have: what was
+ * there before is kept as <path>.old (util/data.c's check_backup()).
+ */
+static int perf_flamegraph__keep_recording(const char *tmp, const char *path)
+{
+	char oldname[PATH_MAX];
+	struct stat st;
+	int err;
+
+	if (!stat(path, &st) && st.st_size) {
+		snprintf(oldname, sizeof(oldname), "%s.old", path);
+		if (rm_rf_perf_data(oldname) || rename(path, oldname)) {
+			err = errno ?: EEXIST;
+			pr_err("cannot keep %s as %s (%s); the recording is %s\n",
+			       path, oldname, strerror(err), tmp);
+			return -err;
+		}
+	}
+	if (rename(tmp, path)) {
+		err = errno;
+		pr_err("cannot rename %s to %s: %s\n", tmp, path, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/*
  * perf flamegraph -- <command>: record it first, as perf script flamegraph
  * does, with call graphs and perf record's default event (which falls
  * back to a software clock where there is no PMU).  A file, not a pipe,
  * so perf record writes the build-id table and fills the build-id cache:
  * the flame graph of this recording stays right after a rebuild.  A child
  * perf, not cmd_record() here, so record's global state stays its own.
+ * It records into a new file next to @path, which replaces @path only
+ * once perf record succeeded: a failed recording loses nothing.
  */
 static int perf_flamegraph__record(const char *path, const char *event,
 				   int argc, const char **argv)
 {
 	const char **rec_argv;
 	struct sigaction ign = { .sa_handler = SIG_IGN, }, old_int, old_term;
-	int i = 0, j, status = 0;
+	char tmp[PATH_MAX];
+	int i = 0, j, fd, status = 0;
 	pid_t pid;
 
+	if (!perf_flamegraph__command_exists(argv[0])) {
+		pr_err("%s: no such command to record (options go before the command)\n",
+		       argv[0]);
+		return -ENOENT;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fd = -errno;
+		pr_err("cannot create a file next to %s: %s\n", path, strerror(-fd));
+		return fd;
+	}
+	close(fd);
 	rec_argv = calloc(argc + 9, sizeof(*rec_argv));
-	if (!rec_argv)
+	if (!rec_argv) {
+		unlink(tmp);
 		return -ENOMEM;
+	}
 	/* The perf that runs now, not whichever is first in $PATH. */
 	rec_argv[i++] = "/proc/self/exe";
 	rec_argv[i++] = "record";
 	rec_argv[i++] = "-g";
 	rec_argv[i++] = "-o";
-	rec_argv[i++] = path;
+	rec_argv[i++] = tmp;
 	if (event) {
 		rec_argv[i++] = "-e";
 		rec_argv[i++] = event;
@@ -825,9 +898,10 @@ static int perf_flamegraph__record(const char *path, const char *event,
 						  WTERMSIG(status) == SIGTERM)))) {
 		pr_err("perf record of '%s' failed, no flame graph written\n",
 		       argv[0]);
+		unlink(tmp);
 		return -EINVAL;
 	}
-	return 0;
+	return perf_flamegraph__keep_recording(tmp, path);
 }
 
 int cmd_flamegraph(int argc, const char **argv)

@@ -395,8 +395,37 @@ test_record_command() {
 		echo "a command that does not exist was accepted"
 		return 1
 	fi
-	grep -q "perf record of '$d/nonexistent' failed, no flame graph written" "$d/none.err"
+	grep -q "^$d/nonexistent: no such command to record" "$d/none.err"
+	test "$(wc -l < "$d/none.err")" -eq 1
 	test ! -e "$d/none.folded"
+	test ! -e "$d/none.data"
+	# A mistyped option ends the options: its argument is no command, and
+	# the input it names is left as it was.
+	cp "$d/rec.data" "$d/keep.data"
+	if perf flamegraph -i "$d/keep.data" -f folded -o "$d/keep.folded" \
+		> /dev/null 2> "$d/keep.err"; then
+		echo "a mistyped option was recorded as a command"
+		return 1
+	fi
+	grep -q "^folded: no such command to record (options go before the command)$" \
+		"$d/keep.err"
+	cmp "$d/rec.data" "$d/keep.data"
+	# perf record fails: the input stays, no file is left beside it.
+	if perf flamegraph -e no-such-event -i "$d/keep.data" -o "$d/keep.folded" \
+		-- "$d/prog" 1 > /dev/null 2> "$d/keep.err"; then
+		echo "a failed perf record was rendered"
+		return 1
+	fi
+	grep -q "perf record of '$d/prog' failed, no flame graph written" "$d/keep.err"
+	cmp "$d/rec.data" "$d/keep.data"
+	test ! -e "$d/keep.data.old"
+	test "$(find "$d" -name 'keep.data.*' | wc -l)" -eq 0
+	# It succeeds: the input it replaces is kept as .old, as perf record does.
+	perf flamegraph -e cpu-clock -i "$d/keep.data" -o "$d/keep.folded" \
+		-- "$d/prog" 30 > /dev/null 2> "$d/keep.err"
+	cmp "$d/rec.data" "$d/keep.data.old"
+	perf report --stats -i "$d/keep.data" 2> /dev/null | grep -q "SAMPLE events"
+	grep -q "^prog;.*spin" "$d/keep.folded"
 }
 
 test_perf_archive() {
