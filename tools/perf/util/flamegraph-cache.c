@@ -9,15 +9,20 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/log2.h>
 #include <linux/zalloc.h>
 
 #include "flamegraph.h"
+#include "flamegraph-arena.h"
 #include "flamegraph-cache.h"
 
 /*
  * Direct mapped: a key goes to one slot, a new key takes the slot over.
  * A miss costs a hash and a copy, never an allocation once the slot's
  * callchain buffer is large enough, and a flush is a new generation.
+ * The slots, tags and callchain buffers are in memory that huge pages
+ * may back (flamegraph-arena.h): most lookups go to a slot and a buffer
+ * that no recent one did.
  *
  * Most lookups of a large profile miss, and the slots (100 bytes each)
  * are too many to stay in the CPU's caches: each slot's tag, 32 bits of
@@ -29,7 +34,7 @@ struct flamegraph_cache_slot {
 	struct flamegraph_cache_value	value;
 	u64				gen;	/* cache->gen when filled */
 	u64				pid_gen; /* its process's, likewise */
-	u64				*ips;	/* key.ips points here */
+	u64				*ips;	/* key.ips points here, in @arena */
 	u64				ips_alloc;
 };
 
@@ -44,6 +49,7 @@ struct flamegraph_cache {
 	struct flamegraph_cache_slot	*slots;
 	u32				*tags;	/* 0: never filled */
 	size_t				mask;
+	struct flamegraph_arena		arena;	/* the slots' callchains */
 	u64				gen;
 	u64				pid_gens[FLAMEGRAPH_CACHE_PIDS];
 	struct flamegraph_cache_stats	stats;
@@ -98,15 +104,13 @@ struct flamegraph_cache *flamegraph_cache__new(unsigned int slot_bits)
 
 	if (!cache)
 		return NULL;
-	cache->slots = calloc((size_t)1 << slot_bits, sizeof(*cache->slots));
-	cache->tags = calloc((size_t)1 << slot_bits, sizeof(*cache->tags));
+	cache->mask = ((size_t)1 << slot_bits) - 1;
+	cache->slots = flamegraph__huge_zalloc((cache->mask + 1) * sizeof(*cache->slots));
+	cache->tags = flamegraph__huge_zalloc((cache->mask + 1) * sizeof(*cache->tags));
 	if (!cache->slots || !cache->tags) {
-		free(cache->slots);
-		free(cache->tags);
-		free(cache);
+		flamegraph_cache__delete(cache);
 		return NULL;
 	}
-	cache->mask = ((size_t)1 << slot_bits) - 1;
 	cache->gen = 1;
 	return cache;
 }
@@ -125,14 +129,11 @@ void flamegraph_cache__flush_pid(struct flamegraph_cache *cache, s32 pid)
 
 void flamegraph_cache__delete(struct flamegraph_cache *cache)
 {
-	size_t i;
-
 	if (!cache)
 		return;
-	for (i = 0; i <= cache->mask; i++)
-		free(cache->slots[i].ips);
-	free(cache->slots);
-	free(cache->tags);
+	flamegraph_arena__exit(&cache->arena);
+	flamegraph__huge_free(cache->slots, (cache->mask + 1) * sizeof(*cache->slots));
+	flamegraph__huge_free(cache->tags, (cache->mask + 1) * sizeof(*cache->tags));
 	free(cache);
 }
 
@@ -162,13 +163,15 @@ int flamegraph_cache__add(struct flamegraph_cache *cache,
 	size_t i = key->hash & cache->mask;
 	struct flamegraph_cache_slot *slot = &cache->slots[i];
 
+	/* Twice as long when too short: at most as much again is left unused. */
 	if (key->nr > slot->ips_alloc) {
-		u64 *ips = realloc(slot->ips, key->nr * sizeof(u64));
+		u64 alloc = roundup_pow_of_two(key->nr);
+		u64 *ips = flamegraph_arena__zalloc(&cache->arena, alloc * sizeof(u64), 0);
 
 		if (!ips)
 			return -ENOMEM;
 		slot->ips = ips;
-		slot->ips_alloc = key->nr;
+		slot->ips_alloc = alloc;
 	}
 	slot->key = *key;
 	if (key->nr)

@@ -17,6 +17,7 @@
 
 #include "dso.h"
 #include "flamegraph.h"
+#include "flamegraph-arena.h"
 #include "hashmap.h"
 #include "machine.h"
 #include "map.h"
@@ -34,7 +35,10 @@ void flamegraph__init(struct flamegraph *fg)
 static void flamegraph_node__delete_children(struct flamegraph_node *node);
 static void flamegraph__free_slots(struct flamegraph *fg);
 
-/* Free @node and its subtree; its parent's links are the caller's job. */
+/*
+ * Drop what @node and its subtree hold; the nodes themselves are the
+ * arena's, their parent's links the caller's job.
+ */
 static void flamegraph_node__delete(struct flamegraph_node *node)
 {
 	flamegraph_node__delete_children(node);
@@ -42,7 +46,6 @@ static void flamegraph_node__delete(struct flamegraph_node *node)
 	free(node->comm);
 	free(node->srcline);
 	free(node->label);
-	free(node);
 }
 
 static void flamegraph_node__delete_children(struct flamegraph_node *node)
@@ -51,7 +54,7 @@ static void flamegraph_node__delete_children(struct flamegraph_node *node)
 
 	rbtree_postorder_for_each_entry_safe(child, tmp, &node->children, rb_node)
 		flamegraph_node__delete(child);
-	zfree(&node->sorted);
+	node->sorted = NULL;
 	node->children = RB_ROOT;
 }
 
@@ -60,6 +63,7 @@ void flamegraph__exit(struct flamegraph *fg)
 	flamegraph__free_slots(fg);
 	flamegraph_node__delete_children(&fg->root);
 	zfree(&fg->root.label);
+	flamegraph_arena__exit(&fg->arena);
 	hashmap__free(fg->warned);
 	fg->warned = NULL;
 }
@@ -191,14 +195,14 @@ static int flamegraph__reserve_slots(struct flamegraph *fg, size_t nr)
 	new_size = size ?: FLAMEGRAPH_SLOTS_MIN;
 	while ((fg->nr_slotted + nr) * 2 > new_size)
 		new_size *= 2;
-	slots = calloc(new_size, sizeof(*slots));
+	slots = flamegraph__huge_zalloc(new_size * sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i < size; i++) {
 		if (fg->slots[i].node)
 			flamegraph__put_slot(slots, new_size - 1, fg->slots[i].node);
 	}
-	free(fg->slots);
+	flamegraph__huge_free(fg->slots, size * sizeof(*slots));
 	fg->slots = slots;
 	fg->slots_mask = new_size - 1;
 	return 0;
@@ -213,7 +217,9 @@ static void flamegraph__add_slot(struct flamegraph *fg,
 
 static void flamegraph__free_slots(struct flamegraph *fg)
 {
-	zfree(&fg->slots);
+	if (fg->slots)
+		flamegraph__huge_free(fg->slots, (fg->slots_mask + 1) * sizeof(*fg->slots));
+	fg->slots = NULL;
 	fg->slots_mask = 0;
 	fg->nr_slotted = 0;
 }
@@ -276,7 +282,8 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
 
-	node = zalloc(sizeof(*node));
+	/* Its first cache line is all a walk of @children reads (struct flamegraph_node). */
+	node = flamegraph_arena__zalloc(&fg->arena, sizeof(*node), 64);
 	if (!node)
 		return NULL;
 	node->kind = key->kind;
@@ -288,14 +295,11 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	node->children = RB_ROOT;
 	if (key->comm) {
 		node->comm = strdup(key->comm);
-		if (!node->comm) {
-			free(node);
+		if (!node->comm)
 			return NULL;
-		}
 	}
 	if (flamegraph__hash_child(fg, parent, node)) {
 		free(node->comm);
-		free(node);
 		return NULL;
 	}
 	if (frame) {
@@ -589,10 +593,13 @@ static int flamegraph_node__finish(struct flamegraph *fg,
 			return -ENOMEM;
 	}
 	node->total = node->self;
-	free(node->sorted);
-	node->sorted = calloc(node->nr_children ?: 1, sizeof(*node->sorted));
-	if (!node->sorted)
-		return -ENOMEM;
+	node->sorted = NULL;
+	if (node->nr_children) {
+		node->sorted = flamegraph_arena__zalloc(&fg->arena, node->nr_children *
+							sizeof(*node->sorted), 0);
+		if (!node->sorted)
+			return -ENOMEM;
+	}
 
 	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
 		struct flamegraph_node *child;

@@ -7,6 +7,7 @@
 #include <linux/hash.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
+#include "flamegraph-arena.h"
 #include "map_symbol.h"
 
 struct dso;
@@ -37,43 +38,47 @@ enum flamegraph_kind {
 /**
  * struct flamegraph_node - one frame of the flame graph
  * @rb_node: link in the parent's @children
- * @children: child nodes, keyed by kind, DSO, address and comm
- * @parent: the caller, NULL for the root
- * @sorted: @children in output order, set by flamegraph__finish()
- * @nr_children: number of entries in @children and @sorted
  * @kind: what the node stands for
  * @kernel: the frame is kernel code
+ * @dso: the DSO of @ms.map, NULL without a map
+ * @addr: FUNC: the symbol start; INSN: the sampled IP; both map-relative
+ *        (dso) addresses as used by struct symbol, not memory addresses
+ * @parent: the caller, NULL for the root
+ * @comm: COMM nodes: the command name (owned)
+ * @children: child nodes, keyed by kind, DSO, address and comm
+ * @nr_children: number of entries in @children and @sorted
+ * @hash: hash of what makes the node unique under its parent, for
+ *        the flame graph's child lookup (struct flamegraph's @slots)
+ * @sorted: @children in output order, set by flamegraph__finish()
  * @ms: FUNC, UNKNOWN and INSN nodes: the map and symbol of the first
  *      sample that created the node (references held); @ms.sym is NULL
  *      for UNKNOWN nodes and for INSN nodes whose IP has no symbol
- * @addr: FUNC: the symbol start; INSN: the sampled IP; both map-relative
- *        (dso) addresses as used by struct symbol, not memory addresses
  * @objdump_addr: INSN: address of the instruction as perf annotate and
  *                objdump print it; FUNC: the symbol start, likewise
- * @comm: COMM nodes: the command name (owned)
- * @dso: the DSO of @ms.map, NULL without a map
- * @hash: hash of what makes the node unique under its parent, for
- *        the flame graph's child lookup (struct flamegraph's @slots)
  * @srcline: INSN nodes: "file:line" of the instruction where debug info
  *           has it, set by flamegraph__annotate() (owned), else NULL
  * @label: the text shown, set by flamegraph__finish() (owned)
  * @self: samples that ended at this node
  * @total: @self plus the totals of all children
+ *
+ * A lookup of a child compares @kind, @kernel, @dso, @addr and @parent
+ * of the nodes on its way: they come first, with @rb_node, so that each
+ * node on the way is one cache line read (64 bytes on x86-64).
  */
 struct flamegraph_node {
 	struct rb_node		rb_node;
-	struct rb_root		children;
-	struct flamegraph_node	*parent;
-	struct flamegraph_node	**sorted;
-	u32			nr_children;
 	enum flamegraph_kind	kind;
 	bool			kernel;
-	struct map_symbol	ms;
-	u64			addr;
-	u64			objdump_addr;
-	char			*comm;
 	const struct dso	*dso;
+	u64			addr;
+	struct flamegraph_node	*parent;
+	char			*comm;
+	struct rb_root		children;
+	u32			nr_children;
 	size_t			hash;
+	struct flamegraph_node	**sorted;
+	struct map_symbol	ms;
+	u64			objdump_addr;
 	char			*srcline;
 	char			*label;
 	u64			self;
@@ -96,6 +101,7 @@ struct flamegraph_node {
  *          first needed and after flamegraph__finish().
  * @slots_mask: number of @slots minus one (a power of two minus one)
  * @nr_slotted: nodes in @slots
+ * @arena: the memory of the nodes and of their @sorted arrays
  */
 struct flamegraph {
 	struct flamegraph_node	root;
@@ -106,6 +112,7 @@ struct flamegraph {
 	struct flamegraph_slot	*slots;
 	size_t			slots_mask;
 	size_t			nr_slotted;
+	struct flamegraph_arena	arena;
 };
 
 /**
