@@ -16,6 +16,7 @@
 
 #include "util/debug.h"
 #include "util/flamegraph.h"
+#include "util/flamegraph-arena.h"
 #include "util/flamegraph-cache.h"
 #include "util/machine.h"
 #include "util/map.h"
@@ -287,6 +288,57 @@ out:
 	return err;
 }
 
+/*
+ * The arena: zeroed memory, aligned as asked, objects that don't
+ * overlap, chunks chained (more than one 2 MiB chunk's worth) and an
+ * object bigger than a chunk.
+ */
+static int test_arena(void)
+{
+	struct flamegraph_arena arena = { .chunks = NULL };
+	static const size_t sizes[] = { 1, 24, 160, 8, 4000 };
+	static const size_t aligns[] = { 0, 16, 64, 4096 };
+	char *prev = NULL, *p;
+	size_t prev_size = 0, total = 0, i, j;
+	int err = TEST_FAIL;
+
+	for (i = 0; total < (5UL << 20); i++) {
+		size_t size = sizes[i % ARRAY_SIZE(sizes)];
+		size_t align = aligns[i % ARRAY_SIZE(aligns)];
+
+		p = flamegraph_arena__zalloc(&arena, size, align);
+		if (!p) {
+			pr_debug("arena: no memory for %zu bytes\n", size);
+			goto out;
+		}
+		if ((uintptr_t)p % (align ?: 16)) {
+			pr_debug("arena: %p is not aligned to %zu\n", p, align);
+			goto out;
+		}
+		for (j = 0; j < size; j++) {
+			if (p[j])
+				goto out;
+		}
+		/* In one chunk, each after the one before; filled, so it shows. */
+		if (prev && p > prev && p < prev + prev_size)
+			goto out;
+		memset(p, 0xa5, size);
+		prev = p;
+		prev_size = size;
+		total += size;
+	}
+	TEST_ASSERT_VAL("chunks", arena.chunks && arena.cur);
+	p = flamegraph_arena__zalloc(&arena, 3UL << 20, 64);
+	TEST_ASSERT_VAL("bigger than a chunk", p && !p[0] && !p[(3UL << 20) - 1]);
+	memset(p, 0xa5, 3UL << 20);
+	TEST_ASSERT_VAL("not a power of two", !flamegraph_arena__zalloc(&arena, 8, 48));
+	err = TEST_OK;
+out:
+	flamegraph_arena__exit(&arena);
+	TEST_ASSERT_VAL("empty again", !arena.chunks && !arena.cur);
+	return err;
+}
+
 /* The cache of resolved samples: equal keys hit, any difference misses. */
 static int test_cache(void)
 {
@@ -431,6 +483,8 @@ static int test__flamegraph(struct test_suite *test __maybe_unused,
 		err = test_many_children();
 	if (err == TEST_OK)
 		err = test_cache();
+	if (err == TEST_OK)
+		err = test_arena();
 out_fg:
 	flamegraph__exit(&fg);
 out:
