@@ -91,8 +91,26 @@ struct perf_flamegraph {
 	u64			add_ns;		/* time in flamegraph__leaf() */
 };
 
-/* 64k resolved samples, ~5 MB and the callchains. */
+/* At most 64k resolved samples, ~6.5 MB and the callchains. */
 #define PERF_FLAMEGRAPH_CACHE_BITS	16
+#define PERF_FLAMEGRAPH_CACHE_BITS_MIN	10
+
+/*
+ * No more slots than the file can have samples: a sample with a callchain
+ * takes more than 64 bytes of it.  A pipe, whose size isn't known, gets
+ * the most.  The slots are read at random, so all of their huge pages
+ * are touched (flamegraph-arena.h): a small profile keeps small caches.
+ */
+static unsigned int perf_flamegraph__cache_bits(struct perf_session *session)
+{
+	u64 max_samples = session->header.data_size / 64;
+	unsigned int bits = PERF_FLAMEGRAPH_CACHE_BITS;
+
+	while (max_samples && bits > PERF_FLAMEGRAPH_CACHE_BITS_MIN &&
+	       max_samples < (1ULL << (bits - 1)))
+		bits--;
+	return bits;
+}
 
 static u64 now_ns(void)
 {
@@ -201,7 +219,7 @@ static void perf_flamegraph__setup_cache(struct perf_flamegraph *pfg,
 	    callchain_param.record_mode == CALLCHAIN_LBR)
 		return;
 	/* Out of memory: every sample is resolved, as without a cache. */
-	pfg->cache = flamegraph_cache__new(PERF_FLAMEGRAPH_CACHE_BITS);
+	pfg->cache = flamegraph_cache__new(perf_flamegraph__cache_bits(pfg->session));
 #ifndef HAVE_SKIP_CALLCHAIN_IDX
 	/*
 	 * See perf_flamegraph__callers_key().  Precise events have their
@@ -212,7 +230,7 @@ static void perf_flamegraph__setup_cache(struct perf_flamegraph *pfg,
 	 */
 	if (pfg->cache && !evsel->core.attr.precise_ip && !symbol_conf.inline_name &&
 	    !symbol_conf.guest_code && callchain_param.order == ORDER_CALLEE)
-		pfg->callers = flamegraph_cache__new(PERF_FLAMEGRAPH_CACHE_BITS);
+		pfg->callers = flamegraph_cache__new(perf_flamegraph__cache_bits(pfg->session));
 #endif
 }
 
