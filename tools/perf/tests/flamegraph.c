@@ -7,6 +7,7 @@
  */
 #include <elf.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,8 @@ static int test_arena(void)
 	TEST_ASSERT_VAL("bigger than a chunk", p && !p[0] && !p[(3UL << 20) - 1]);
 	memset(p, 0xa5, 3UL << 20);
 	TEST_ASSERT_VAL("not a power of two", !flamegraph_arena__zalloc(&arena, 8, 48));
+	TEST_ASSERT_VAL("no size", !flamegraph_arena__zalloc(&arena, 0, 16));
+	TEST_ASSERT_VAL("too big", !flamegraph_arena__zalloc(&arena, SIZE_MAX - 8, 16));
 	err = TEST_OK;
 out:
 	flamegraph_arena__exit(&arena);

@@ -65,9 +65,10 @@ void *flamegraph_arena__zalloc(struct flamegraph_arena *arena, size_t size,
 	char *ptr;
 
 	align = max_t(size_t, align, FLAMEGRAPH_ARENA_ALIGN);
-	size = ALIGN(size, FLAMEGRAPH_ARENA_ALIGN);
-	if (!size || align > FLAMEGRAPH_ARENA_ALIGN_MAX || (align & (align - 1)))
+	if (!size || size > SIZE_MAX / 2 || align > FLAMEGRAPH_ARENA_ALIGN_MAX ||
+	    (align & (align - 1)))
 		return NULL;
+	size = ALIGN(size, FLAMEGRAPH_ARENA_ALIGN);
 	if (arena->cur) {
 		ptr = (char *)ALIGN((uintptr_t)arena->cur, align);
 		if (ptr <= arena->end && (size_t)(arena->end - ptr) >= size) {

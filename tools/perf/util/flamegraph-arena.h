@@ -32,7 +32,8 @@ struct flamegraph_arena {
  * @align: alignment wanted, a power of two up to 4096; at least 16 is given
  *
  * Return: memory that @arena owns until flamegraph_arena__exit() (it
- * can't be freed on its own), or NULL when out of memory.
+ * can't be freed on its own); NULL when out of memory, for a @size of 0
+ * or more than half the address space, or an @align not as above.
  */
 void *flamegraph_arena__zalloc(struct flamegraph_arena *arena, size_t size,
 			       size_t align);
