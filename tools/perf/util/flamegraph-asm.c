@@ -632,6 +632,8 @@ static int flamegraph_asm__objdump_batches(struct flamegraph_asm *fa)
 	size_t i, j;
 	int err = 0;
 
+	if (!fa->nr_objdump)
+		return 0;
 	qsort(fa->objdump, fa->nr_objdump, sizeof(*fa->objdump),
 	      flamegraph_sym_leaves__cmp);
 	for (i = 0; i < fa->nr_objdump && !err; i = j) {

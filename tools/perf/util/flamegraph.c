@@ -612,8 +612,9 @@ static int flamegraph_node__finish(struct flamegraph *fg,
 		node->total += child->total;
 		node->sorted[i++] = child;
 	}
-	qsort(node->sorted, node->nr_children, sizeof(*node->sorted),
-	      flamegraph_node__cmp_sorted);
+	if (node->nr_children)
+		qsort(node->sorted, node->nr_children, sizeof(*node->sorted),
+		      flamegraph_node__cmp_sorted);
 	return 0;
 }
 
