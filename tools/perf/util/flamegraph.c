@@ -127,6 +127,12 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 	return 0;
 }
 
+/*
+ * A node's first cache line is all a walk of its parent's @children reads
+ * (see struct flamegraph_node): nodes start on one.
+ */
+#define FLAMEGRAPH_NODE_ALIGN		64
+
 /* Children of a node beyond which they are looked up by hash. */
 #define FLAMEGRAPH_HASHED_CHILDREN	16
 
@@ -282,8 +288,7 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
 
-	/* Its first cache line is all a walk of @children reads (struct flamegraph_node). */
-	node = flamegraph_arena__zalloc(&fg->arena, sizeof(*node), 64);
+	node = flamegraph_arena__zalloc(&fg->arena, sizeof(*node), FLAMEGRAPH_NODE_ALIGN);
 	if (!node)
 		return NULL;
 	node->kind = key->kind;
