@@ -1031,8 +1031,11 @@ int cmd_flamegraph(int argc, const char **argv)
 			return -ENOMEM;
 	}
 	if (objdump_path) {
-		if (access(objdump_path, X_OK)) {
-			pr_err("--objdump %s: %s\n", objdump_path, strerror(errno));
+		/* perf's disasm layer runs it with /bin/sh, which searches $PATH. */
+		if (!perf_flamegraph__command_exists(objdump_path)) {
+			pr_err("--objdump %s: %s\n", objdump_path,
+			       strchr(objdump_path, '/') ? strerror(errno) :
+			       "not found in $PATH");
 			ret = -EINVAL;
 			goto out;
 		}

@@ -1132,6 +1132,12 @@ test_bad_input() {
 		return 1
 	fi
 	grep -q "^--objdump /nonexistent/objdump: No such file" "${workdir}/bad.err"
+	if perf flamegraph -i "${workdir}/p.data" --objdump no-such-objdump \
+		-o "${workdir}/keep.html" 2> "${workdir}/bad.err"; then
+		echo "--objdump not in \$PATH accepted"
+		return 1
+	fi
+	grep -q "^--objdump no-such-objdump: not found in \$PATH$" "${workdir}/bad.err"
 	grep -q keep "${workdir}/keep.html"
 
 	# Empty, truncated, and cut short (data size never written, as when
