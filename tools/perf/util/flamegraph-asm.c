@@ -688,6 +688,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		.no_disasm = no_disasm,
 	};
 	struct flamegraph_sym_leaves **order = NULL;
+	bool saved_src = annotate_opts.annotate_src;
+	bool saved_links = annotate_opts.follow_debug_links;
 	struct hashmap_entry *cur;
 	const char *arch;
 	struct ui_progress prog;
@@ -702,6 +704,17 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		goto out;
 	}
 
+	/*
+	 * The leaves show no source lines: objdump's -S would decode the
+	 * DWARF line tables of each binary it reads (0.25 s for glibc's),
+	 * only to name jump and call targets with the symbols of a separate
+	 * debug file, which GNU objdump also reads without it.  A user's
+	 * --objdump may not be GNU objdump: it keeps perf annotate's -S.
+	 */
+	if (!annotate_opts.objdump_path) {
+		annotate_opts.annotate_src = false;
+		annotate_opts.follow_debug_links = true;
+	}
 	/* Out of memory, or no capstone: all through symbol__annotate(). */
 	fa.decoder = flamegraph_decoder__new();
 	arch = perf_env__arch(evsel__env(evsel));
@@ -742,6 +755,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	disasm_capstone__delete(fa.capstone[0]);
 	disasm_capstone__delete(fa.capstone[1]);
 out:
+	annotate_opts.annotate_src = saved_src;
+	annotate_opts.follow_debug_links = saved_links;
 	hashmap__free(fa.syms);
 	hashmap__free(fa.failed);
 	hashmap__free(fa.checked);

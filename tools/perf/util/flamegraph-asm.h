@@ -44,6 +44,9 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * decoded once from its start, its image read through perf's dso data
  * layer (build-id cache, --symfs), and only its sampled instructions are
  * made into lines, by perf annotate's code (disasm_capstone__line()).
+ * objdump, unless given by --objdump, runs without -S (no leaf shows
+ * source lines) and with --dwarf=follow-links, so that a stripped
+ * binary's debug file still names jump and call targets as with -S.
  * A leaf gets the text of the instruction whose range holds its IP, the
  * instruction perf annotate attributes the sample to, and that
  * instruction's objdump address: "<insn> [0x<addr>]";

@@ -246,6 +246,67 @@ print("evex_a and evex_b in one objdump over [%#x, %#x)" % runs[0])
 PY
 }
 
+# The label of the most sampled jump instruction of DSO $2 in JSON $1.
+hottest_jump() {
+	python3 - "$1" "$2" <<'PY'
+import json, re, sys
+def walk(n):
+    yield n
+    for c in n["c"]:
+        yield from walk(c)
+jumps = [n for n in walk(json.load(open(sys.argv[1])))
+         if n["k"] == "insn" and n["d"] == sys.argv[2] and
+         re.match(r"j[a-z]+ ", n["n"])]
+print(max(jumps, key=lambda n: n["v"])["n"] if jumps else "")
+PY
+}
+
+test_debug_file() {
+	echo "Stripped, symbols in a debug file: objdump names targets without -S"
+	local d="${workdir}/debugfile" jump ex
+
+	mkdir "$d"
+	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/evex" "${shelldir}/lib/flamegraph_evex.c"
+	objcopy --only-keep-debug "$d/evex" "$d/evex.debug"
+	strip "$d/evex"
+	objcopy --add-gnu-debuglink="$d/evex.debug" "$d/evex"
+	# No build-id cache: objdump reads $d/evex, whose debug link names
+	# the file beside it (a cache copy has nothing beside it).
+	perf record -N -q -e cpu-clock -c 100000 -g -o "$d/e.data" \
+		"$d/evex" 100000000 2> /dev/null
+	perf annotate -v --stdio -i "$d/e.data" evex_a > /dev/null 2> "$d/e.ann"
+	if ! grep -q "^Executing: .*objdump" "$d/e.ann"; then
+		echo "perf's capstone reads AVX-512 here: skipped"
+		return 0
+	fi
+	perf flamegraph -v -i "$d/e.data" --asm -o "$d/e.json" 2> "$d/e.err"
+	# perf annotate runs objdump -S, which reads the debug file for the
+	# source and names jump targets with its symbols; perf flamegraph
+	# asks objdump for those symbols alone, and shows the same text.
+	$check --data "$d/e.data" --json "$d/e.json" --dso evex --annotate
+	ex=$(grep "^Executing: .*objdump" "$d/e.err")
+	echo "${ex}" | grep -q -- " --dwarf=follow-links "
+	if echo "${ex}" | grep -q -- " -S "; then
+		echo "objdump decoded source lines no leaf shows: ${ex}"
+		return 1
+	fi
+	# The loop's jump back is the hottest jump; the stripped binary's
+	# own symbols (only its imports) would name it after a PLT entry.
+	jump=$(hottest_jump "$d/e.json" evex)
+	echo "hottest jump: ${jump}"
+	echo "${jump}" | grep -qE "^j[a-z]+ +[0-9a-f]+ <evex_[ab]\+0x[0-9a-f]+> \[0x[0-9a-f]+\]$"
+	# A user's --objdump may not be GNU objdump: perf annotate's -S.
+	perf flamegraph -v -i "$d/e.data" --asm --objdump objdump \
+		-o "$d/o.json" 2> "$d/o.err"
+	grep "^Executing: .*objdump" "$d/o.err" | grep -q -- " -S "
+	if grep -q -- "--dwarf=follow-links" "$d/o.err"; then
+		echo "--objdump was given --dwarf=follow-links"
+		return 1
+	fi
+	test "$(hottest_jump "$d/o.json" evex)" = "${jump}"
+}
+
 test_stdout_and_pipe() {
 	echo "Pipe input and stdout output"
 	perf record -q -e cpu-clock -g -o - "${prog}" 20 2> /dev/null |
@@ -1169,7 +1230,7 @@ test_bad_input() {
 }
 
 for t in test_workload test_intel_syntax test_objdump_batched test_capstone_fallback \
-	 test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
+	 test_debug_file test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
 	 test_pipe_rebuilt \
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
