@@ -236,6 +236,50 @@ out:
 }
 
 /*
+ * The HTML page's string table holds each string once, in the order the
+ * nodes are written, through the growth of its index: @fg has @nr
+ * distinct address leaves "[0x<addr>]" from 0x2000 on, 4 bytes apart,
+ * each under two comms.
+ */
+static int test_html_strings(struct flamegraph *fg, int nr)
+{
+	struct flamegraph_info info = { .input = "in.data", };
+	char *buf = NULL, *strings, *end, *p, label[32];
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+	int i, err = TEST_FAIL;
+
+	if (!fp)
+		return TEST_FAIL;
+	if (flamegraph__write_html(fg, fp, &info)) {
+		fclose(fp);
+		goto out;
+	}
+	fclose(fp);
+	strings = strstr(buf, "\"strings\":[");
+	end = strings ? strstr(strings, "],\n\"root\":") : NULL;
+	if (!end)
+		goto out;
+	*end = '\0';
+	for (p = strings, i = 0; (p = strstr(p, "\"[0x")); p++)
+		i++;
+	if (i != nr)
+		goto out;
+	for (p = strings, i = 0; i < nr; i++) {
+		scnprintf(label, sizeof(label), "\"[%#x]\"", 0x2000 + 4 * i);
+		p = strstr(p, label);
+		if (!p)
+			goto out;
+	}
+	err = TEST_OK;
+out:
+	if (err)
+		pr_debug("html strings: %s\n", buf ?: "");
+	free(buf);
+	return err;
+}
+
+/*
  * Parents with more children than a walk of their rbtree is cheap for:
  * looked up by hash (flamegraph__child()), in a table that grows several
  * times on the way.  Two parents with the same addresses under them keep
@@ -283,7 +327,7 @@ static int test_many_children(void)
 				goto out;
 		}
 	}
-	err = TEST_OK;
+	err = test_html_strings(&fg, MANY_CHILDREN);
 out:
 	flamegraph__exit(&fg);
 	return err;

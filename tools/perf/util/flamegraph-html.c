@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/err.h>
 
 #include "dso.h"
 #include "flamegraph.h"
@@ -46,14 +45,24 @@ static void html__put_text(FILE *fp, const char *s)
 	}
 }
 
-/* The string table: every label, DSO name and srcline once. */
+/* A slot of the string table's index: open addressing, linear probing. */
+struct html_slot {
+	const char	*s;		/* NULL: empty */
+	u32		hash;		/* str_hash(@s), compared before @s */
+	u32		idx;		/* index of @s in the table */
+};
+
 /*
  * The strings of the page, each once, and for each node in the order
  * they are written the indexes of its label, DSO and source line: one
- * hash lookup per string of a node, when the nodes are collected.
+ * lookup per string of a node, when the nodes are collected.  Most
+ * strings are instruction labels seen once: the index keeps each one's
+ * hash, so that a probe reads another string only when the hashes match
+ * and growing reads none.
  */
 struct html_strings {
-	struct hashmap	*index;		/* string -> index + 1 */
+	struct html_slot *slots;
+	size_t		mask;		/* number of slots - 1 */
 	const char	**strings;
 	size_t		nr;
 	size_t		alloc;
@@ -65,29 +74,61 @@ struct html_strings {
 	size_t		pos;		/* next in @order when writing */
 };
 
-static size_t str_hash_fn(long key, void *ctx __maybe_unused)
+#define HTML_STRINGS_MIN_SLOTS	4096
+
+static struct html_slot *html_strings__probe(struct html_slot *slots,
+					     size_t mask, const char *s,
+					     u32 hash)
 {
-	return str_hash((const char *)key);
+	size_t i;
+
+	for (i = hash & mask; slots[i].s; i = (i + 1) & mask) {
+		if (slots[i].hash == hash && s && !strcmp(slots[i].s, s))
+			break;
+	}
+	return &slots[i];
 }
 
-static bool str_equal_fn(long key1, long key2, void *ctx __maybe_unused)
+/* Twice the slots, at most half of them used: a probe stays short. */
+static int html_strings__grow(struct html_strings *hs)
 {
-	return strcmp((const char *)key1, (const char *)key2) == 0;
+	size_t nr_slots = hs->slots ? (hs->mask + 1) * 2 : HTML_STRINGS_MIN_SLOTS;
+	struct html_slot *slots = calloc(nr_slots, sizeof(*slots));
+	size_t i;
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; hs->slots && i <= hs->mask; i++) {
+		if (hs->slots[i].s)
+			*html_strings__probe(slots, nr_slots - 1, NULL,
+					     hs->slots[i].hash) = hs->slots[i];
+	}
+	free(hs->slots);
+	hs->slots = slots;
+	hs->mask = nr_slots - 1;
+	return 0;
 }
 
 /* Index of @s in the table, added if new; -1 for NULL or out of memory. */
 static long html_strings__add(struct html_strings *hs, const char *s)
 {
-	long idx;
+	struct html_slot *slot;
+	u32 hash;
 
 	if (!s)
 		return -1;
 	/* The DSO name of siblings is the same string. */
 	if (s == hs->last)
 		return hs->last_idx;
-	hs->last = s;
-	if (hashmap__find(hs->index, s, &idx))
-		return hs->last_idx = idx - 1;
+	if ((!hs->slots || hs->nr >= (hs->mask + 1) / 2) &&
+	    html_strings__grow(hs))
+		return -1;
+	hash = str_hash(s);
+	slot = html_strings__probe(hs->slots, hs->mask, s, hash);
+	if (slot->s) {
+		hs->last = s;
+		return hs->last_idx = slot->idx;
+	}
 	if (hs->nr == hs->alloc) {
 		size_t alloc = hs->alloc ? hs->alloc * 2 : 256;
 		void *p = realloc(hs->strings, alloc * sizeof(*hs->strings));
@@ -97,11 +138,9 @@ static long html_strings__add(struct html_strings *hs, const char *s)
 		hs->strings = p;
 		hs->alloc = alloc;
 	}
-	if (hashmap__add(hs->index, s, hs->nr + 1)) {
-		hs->last = NULL;
-		return -1;
-	}
+	*slot = (struct html_slot){ .s = s, .hash = hash, .idx = hs->nr, };
 	hs->strings[hs->nr] = s;
+	hs->last = s;
 	hs->last_idx = hs->nr;
 	return hs->nr++;
 }
@@ -193,14 +232,11 @@ static void html__put_info(FILE *fp, bool *first, const char *key,
 static int flamegraph__write_data(struct flamegraph *fg, FILE *fp,
 				  const struct flamegraph_info *info)
 {
-	struct html_strings hs = { .index = NULL, };
+	struct html_strings hs = { .slots = NULL, };
 	bool first = true;
 	size_t i;
 	int err;
 
-	hs.index = hashmap__new(str_hash_fn, str_equal_fn, NULL);
-	if (IS_ERR(hs.index))
-		return -ENOMEM;
 	err = flamegraph_node__collect(&fg->root, &hs);
 	if (err)
 		goto out;
@@ -224,7 +260,7 @@ static int flamegraph__write_data(struct flamegraph *fg, FILE *fp,
 	flamegraph_node__write_compact(&fg->root, &hs, fp);
 	fputc('}', fp);
 out:
-	hashmap__free(hs.index);
+	free(hs.slots);
 	free(hs.strings);
 	free(hs.order);
 	return err;
