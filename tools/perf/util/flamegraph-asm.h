@@ -44,7 +44,8 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * decoded once from its start, its image read through perf's dso data
  * layer (build-id cache, --symfs), and only its sampled instructions are
  * made into lines, by perf annotate's code (disasm_capstone__line()).
- * objdump, unless given by --objdump, runs without -S (no leaf shows
+ * objdump, unless given by --objdump or found for another architecture
+ * (annotate_opts.objdump_path set), runs without -S (no leaf shows
  * source lines) and with --dwarf=follow-links, so that a stripped
  * binary's debug file still names jump and call targets as with -S.
  * A leaf gets the text of the instruction whose range holds its IP, the
@@ -73,10 +74,13 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
  *
  * Sets @srcline ("file:line") of the instruction leaves of the @max
  * hottest instructions (an instruction: its DSO and objdump address,
- * wherever it was called from), where debug info has a line.  perf's
- * srcline code (addr2line) answers one address at a time, so looking up
- * every instruction of a large profile takes seconds: the hot ones are
- * those a reader looks at.
+ * wherever it was called from), where debug info has a line.  The line
+ * is libdw's where perf is built with it and libdw reads the DSO's DWARF
+ * (its debug file found by build-id or debug link, as perf's): the
+ * line table's file, base name unless --full-source-path, and line.
+ * Elsewhere it is perf's srcline code's (addr2line), which answers one
+ * address at a time, so looking up every instruction of a large profile
+ * takes seconds: the hot ones are those a reader looks at.
  *
  * Return: 0 on success, -ENOMEM.
  */

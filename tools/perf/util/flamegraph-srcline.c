@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Source lines of the hottest instruction leaves of a flame graph, from
- * perf's srcline code.
+ * Source lines of the hottest instruction leaves of a flame graph: from
+ * libdw where perf has it, else from perf's srcline code (addr2line).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/string.h>
+#ifdef HAVE_DWARF_SUPPORT
+#include <elfutils/libdwfl.h>
+#endif
 
 #include "dso.h"
 #include "flamegraph.h"
@@ -88,13 +94,144 @@ static int insn_group__cmp_samples(const void *a, const void *b)
 	return l->first < r->first ? -1 : 1;
 }
 
-/* "file:line", or NULL where addr2line has none ("??:0"). */
-static char *insn_ref__srcline(const struct insn_ref *ref)
+/*
+ * libdw's session for the file perf reads a DSO's symbols from, as perf's
+ * srcline code picks it (srcline_dso_name()).  GNU addr2line, which perf
+ * runs, reads all of a file's DWARF before it answers (0.15 s for glibc's
+ * debug file, 0.8 s for a libpython built with -g); libdw reads the line
+ * table of the compilation unit an address is in.
+ */
+struct srcline_dwfl {
+	const struct dso	*dso;
+#ifdef HAVE_DWARF_SUPPORT
+	struct Dwfl		*dwfl;	/* NULL: libdw has no DWARF of it */
+	struct Dwfl_Module	*mod;
+	GElf_Addr		bias;	/* libdw's address - the file's */
+#endif
+};
+
+struct srcline_dwfls {
+	struct srcline_dwfl	*dwfls;
+	size_t			nr;
+};
+
+#ifdef HAVE_DWARF_SUPPORT
+static const Dwfl_Callbacks srcline_dwfl_callbacks = {
+	.find_elf	 = dwfl_build_id_find_elf,
+	/* The build-id's debug file in /usr/lib/debug, or the debug link. */
+	.find_debuginfo	 = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static void srcline_dwfl__open(struct srcline_dwfl *sd, struct dso *dso)
+{
+	const char *name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
+	Dwarf_Addr dwarf_bias;
+	int fd;
+
+	if (!dso__has_srcline(dso) || name[0] == '[' || is_perf_pid_map_name(name))
+		return;
+	fd = open(name, O_RDONLY);
+	if (fd < 0)
+		return;
+	sd->dwfl = dwfl_begin(&srcline_dwfl_callbacks);
+	if (!sd->dwfl) {
+		close(fd);
+		return;
+	}
+	/* The session owns @fd once the file is reported. */
+	sd->mod = dwfl_report_offline(sd->dwfl, name, name, fd);
+	if (!sd->mod)
+		close(fd);
+	if (!sd->mod || dwfl_report_end(sd->dwfl, NULL, NULL) ||
+	    !dwfl_module_getelf(sd->mod, &sd->bias) ||
+	    !dwfl_module_getdwarf(sd->mod, &dwarf_bias)) {
+		dwfl_end(sd->dwfl);
+		sd->dwfl = NULL;
+	}
+}
+
+/*
+ * "file:line" of @addr, an address of the file (objdump's, addr2line's),
+ * written as perf's srcline code writes it: the file's base name unless
+ * --full-source-path.  NULL where the line table has no line for it.
+ */
+static char *srcline_dwfl__srcline(struct srcline_dwfl *sd, u64 addr)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(sd->mod, addr + sd->bias);
+	const char *file = NULL, *base;
+	char *srcline;
+	int nr = 0;
+
+	if (line)
+		file = dwfl_lineinfo(line, NULL, &nr, NULL, NULL, NULL);
+	if (!file || nr <= 0)
+		return NULL;
+	base = strrchr(file, '/');
+	if (!srcline_full_filename && base)
+		file = base + 1;
+	if (asprintf(&srcline, "%s:%d", file, nr) < 0)
+		return NULL;
+	return srcline;
+}
+#endif
+
+/* The session of @dso's file, opened on first use; NULL without memory. */
+static struct srcline_dwfl *srcline_dwfls__find(struct srcline_dwfls *sds,
+						struct dso *dso)
+{
+	struct srcline_dwfl *sd;
+	size_t i;
+
+	for (i = 0; i < sds->nr; i++) {
+		if (sds->dwfls[i].dso == dso)
+			return &sds->dwfls[i];
+	}
+	sd = realloc(sds->dwfls, (sds->nr + 1) * sizeof(*sd));
+	if (!sd)
+		return NULL;
+	sds->dwfls = sd;
+	sd = &sd[sds->nr++];
+	memset(sd, 0, sizeof(*sd));
+	sd->dso = dso;
+#ifdef HAVE_DWARF_SUPPORT
+	srcline_dwfl__open(sd, dso);
+#endif
+	return sd;
+}
+
+static void srcline_dwfls__exit(struct srcline_dwfls *sds)
+{
+#ifdef HAVE_DWARF_SUPPORT
+	size_t i;
+
+	for (i = 0; i < sds->nr; i++) {
+		if (sds->dwfls[i].dwfl)
+			dwfl_end(sds->dwfls[i].dwfl);
+	}
+#endif
+	free(sds->dwfls);
+}
+
+/*
+ * "file:line", or NULL where there is none: libdw's line where it reads
+ * the DSO's DWARF, else perf's srcline code's (NULL for its "??:0").
+ */
+static char *insn_ref__srcline(const struct insn_ref *ref,
+			       struct srcline_dwfls *sds)
 {
 	struct flamegraph_node *leaf = ref->leaf;
+	struct dso *dso = map__dso(leaf->ms.map);
+	struct srcline_dwfl *sd = srcline_dwfls__find(sds, dso);
 	char *srcline;
 
-	srcline = get_srcline(map__dso(leaf->ms.map), ref->addr, leaf->ms.sym,
+#ifdef HAVE_DWARF_SUPPORT
+	if (sd && sd->dwfl)
+		return srcline_dwfl__srcline(sd, ref->addr);
+#else
+	(void)sd;
+#endif
+	srcline = get_srcline(dso, ref->addr, leaf->ms.sym,
 			      /*show_sym=*/false, /*show_addr=*/false, ref->addr);
 	if (srcline && srcline != SRCLINE_UNKNOWN && strstarts(srcline, "??"))
 		zfree_srcline(&srcline);
@@ -104,6 +241,7 @@ static char *insn_ref__srcline(const struct insn_ref *ref)
 int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 {
 	struct insn_refs ir = { .refs = NULL, };
+	struct srcline_dwfls sds = { .dwfls = NULL, };
 	struct insn_group *groups = NULL;
 	size_t nr_groups = 0, i, j;
 	int err;
@@ -128,7 +266,7 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 
 	for (i = 0; i < nr_groups && i < max; i++) {
 		struct insn_ref *first = &ir.refs[groups[i].first];
-		char *srcline = insn_ref__srcline(first);
+		char *srcline = insn_ref__srcline(first, &sds);
 
 		for (j = 0; srcline && j < groups[i].nr; j++) {
 			struct flamegraph_node *leaf = first[j].leaf;
@@ -141,6 +279,7 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 		free(srcline);
 	}
 out:
+	srcline_dwfls__exit(&sds);
 	free(groups);
 	free(ir.refs);
 	return err;

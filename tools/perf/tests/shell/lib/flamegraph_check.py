@@ -323,6 +323,34 @@ def main():
             fail("HTML does not embed the JSON tree")
         print(f"HTML is self-contained and embeds the same tree "
               f"({len(page['strings'])} distinct strings)")
+        if args.binary and args.dso:
+            check_srclines(args, page)
+
+
+def check_srclines(args, page):
+    """The source lines of @dso's hot instructions in the HTML page are
+    addr2line's for the same addresses of @binary (base name:line)."""
+    strings, got = page["strings"], {}
+
+    def walk_compact(node):
+        label, flags, dso, _self, addr, srcline, kids = node
+        if flags & 7 == KINDS.index("insn") and srcline >= 0 and \
+           dso >= 0 and strings[dso] == args.dso:
+            got[addr] = strings[srcline]
+        for k in kids:
+            walk_compact(k)
+    walk_compact(page["root"])
+    if not got:
+        fail(f"no source lines for the instructions of {args.dso}")
+    addrs = sorted(got)
+    out = subprocess.run(["addr2line", "-e", args.binary] + addrs,
+                         capture_output=True, text=True, check=True)
+    for addr, line in zip(addrs, out.stdout.splitlines()):
+        path, _, nr = line.split(" (discriminator")[0].rpartition(":")
+        want = f"{path.rsplit('/', 1)[-1]}:{nr}"
+        if got[addr] != want:
+            fail(f"{addr}: source line {got[addr]!r}, addr2line says {want!r}")
+    print(f"{len(got)} hot instructions of {args.dso}: addr2line's source lines")
 
 
 KINDS = ["root", "comm", "func", "unknown", "insn"]
