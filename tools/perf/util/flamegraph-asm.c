@@ -708,8 +708,9 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	 * The leaves show no source lines: objdump's -S would decode the
 	 * DWARF line tables of each binary it reads (0.25 s for glibc's),
 	 * only to name jump and call targets with the symbols of a separate
-	 * debug file, which GNU objdump also reads without it.  A user's
-	 * --objdump may not be GNU objdump: it keeps perf annotate's -S.
+	 * debug file, which GNU objdump also reads without it.  --objdump,
+	 * or a cross objdump, may not be GNU objdump: it keeps perf
+	 * annotate's -S.
 	 */
 	if (!annotate_opts.objdump_path) {
 		annotate_opts.annotate_src = false;
