@@ -94,6 +94,13 @@ static int insn_group__cmp_samples(const void *a, const void *b)
 	return l->first < r->first ? -1 : 1;
 }
 
+/* The libdw sessions of the DSOs looked up in one call. */
+struct srcline_dwfls {
+	struct srcline_dwfl	*dwfls;
+	size_t			nr;
+};
+
+#ifdef HAVE_DWARF_SUPPORT
 /*
  * libdw's session for the file perf reads a DSO's symbols from, as perf's
  * srcline code picks it (srcline_dso_name()).  GNU addr2line, which perf
@@ -103,19 +110,11 @@ static int insn_group__cmp_samples(const void *a, const void *b)
  */
 struct srcline_dwfl {
 	const struct dso	*dso;
-#ifdef HAVE_DWARF_SUPPORT
 	struct Dwfl		*dwfl;	/* NULL: libdw has no DWARF of it */
 	struct Dwfl_Module	*mod;
 	GElf_Addr		bias;	/* libdw's address - the file's */
-#endif
 };
 
-struct srcline_dwfls {
-	struct srcline_dwfl	*dwfls;
-	size_t			nr;
-};
-
-#ifdef HAVE_DWARF_SUPPORT
 static const Dwfl_Callbacks srcline_dwfl_callbacks = {
 	.find_elf	 = dwfl_build_id_find_elf,
 	/* The build-id's debug file in /usr/lib/debug, or the debug link. */
@@ -174,7 +173,6 @@ static char *srcline_dwfl__srcline(struct srcline_dwfl *sd, u64 addr)
 		return NULL;
 	return srcline;
 }
-#endif
 
 /* The session of @dso's file, opened on first use; NULL without memory. */
 static struct srcline_dwfl *srcline_dwfls__find(struct srcline_dwfls *sds,
@@ -194,24 +192,48 @@ static struct srcline_dwfl *srcline_dwfls__find(struct srcline_dwfls *sds,
 	sd = &sd[sds->nr++];
 	memset(sd, 0, sizeof(*sd));
 	sd->dso = dso;
-#ifdef HAVE_DWARF_SUPPORT
 	srcline_dwfl__open(sd, dso);
-#endif
 	return sd;
+}
+
+/*
+ * libdw's "file:line" of @addr in @dso in *@srcline (NULL where its line
+ * table has none).  Return: false where libdw can't read @dso's DWARF.
+ */
+static bool srcline_dwfls__srcline(struct srcline_dwfls *sds, struct dso *dso,
+				   u64 addr, char **srcline)
+{
+	struct srcline_dwfl *sd = srcline_dwfls__find(sds, dso);
+
+	if (!sd || !sd->dwfl)
+		return false;
+	*srcline = srcline_dwfl__srcline(sd, addr);
+	return true;
 }
 
 static void srcline_dwfls__exit(struct srcline_dwfls *sds)
 {
-#ifdef HAVE_DWARF_SUPPORT
 	size_t i;
 
 	for (i = 0; i < sds->nr; i++) {
 		if (sds->dwfls[i].dwfl)
 			dwfl_end(sds->dwfls[i].dwfl);
 	}
-#endif
 	free(sds->dwfls);
 }
+#else
+static bool srcline_dwfls__srcline(struct srcline_dwfls *sds __maybe_unused,
+				   struct dso *dso __maybe_unused,
+				   u64 addr __maybe_unused,
+				   char **srcline __maybe_unused)
+{
+	return false;
+}
+
+static void srcline_dwfls__exit(struct srcline_dwfls *sds __maybe_unused)
+{
+}
+#endif
 
 /*
  * "file:line", or NULL where there is none: libdw's line where it reads
@@ -222,15 +244,10 @@ static char *insn_ref__srcline(const struct insn_ref *ref,
 {
 	struct flamegraph_node *leaf = ref->leaf;
 	struct dso *dso = map__dso(leaf->ms.map);
-	struct srcline_dwfl *sd = srcline_dwfls__find(sds, dso);
 	char *srcline;
 
-#ifdef HAVE_DWARF_SUPPORT
-	if (sd && sd->dwfl)
-		return srcline_dwfl__srcline(sd, ref->addr);
-#else
-	(void)sd;
-#endif
+	if (srcline_dwfls__srcline(sds, dso, ref->addr, &srcline))
+		return srcline;
 	srcline = get_srcline(dso, ref->addr, leaf->ms.sym,
 			      /*show_sym=*/false, /*show_addr=*/false, ref->addr);
 	if (srcline && srcline != SRCLINE_UNKNOWN && strstarts(srcline, "??"))
