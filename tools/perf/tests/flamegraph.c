@@ -70,7 +70,12 @@ static int add_sample(struct flamegraph *fg, struct machine *machine,
 	return err;
 }
 
-static char *write_to_string(struct flamegraph *fg, enum flamegraph_format fmt)
+/*
+ * @fg written in @fmt (FLAMEGRAPH_HTML: its HTML-safe JSON, or with
+ * @page the whole page), to free(); NULL when it could not be written.
+ */
+static char *write_to_string(struct flamegraph *fg, enum flamegraph_format fmt,
+			     const struct flamegraph_info *page)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -79,7 +84,9 @@ static char *write_to_string(struct flamegraph *fg, enum flamegraph_format fmt)
 
 	if (!fp)
 		return NULL;
-	if (fmt == FLAMEGRAPH_FOLDED)
+	if (page)
+		err = flamegraph__write_html(fg, fp, page);
+	else if (fmt == FLAMEGRAPH_FOLDED)
 		err = flamegraph__write_folded(fg, fp);
 	else
 		err = flamegraph__write_json(fg, fp, fmt == FLAMEGRAPH_HTML);
@@ -169,7 +176,7 @@ static int test_merge_insns(struct machine *machine)
 	b->objdump_addr = a->objdump_addr;
 	if (!a->label || !b->label || flamegraph__finish(&fg))
 		goto out;
-	folded = write_to_string(&fg, FLAMEGRAPH_FOLDED);
+	folded = write_to_string(&fg, FLAMEGRAPH_FOLDED, NULL);
 	if (fg.nr_insns == 1 && fg.nr_nodes == 6 && folded &&
 	    !strcmp(folded, "perf;main;run_command;cmd_record;insn [0x388] 2\n"))
 		err = TEST_OK;
@@ -193,18 +200,12 @@ static int test_html_page(struct flamegraph *fg)
 		.input	 = "in.data",
 		.header	 = "# hostname : <b>h</b>\n",
 	};
-	char *buf = NULL, *data, *end;
-	size_t size = 0;
-	FILE *fp = open_memstream(&buf, &size);
+	char *buf, *data, *end;
 	int err = TEST_FAIL, nr_scripts;
 
-	if (!fp)
+	buf = write_to_string(fg, FLAMEGRAPH_HTML, &info);
+	if (!buf)
 		return TEST_FAIL;
-	if (flamegraph__write_html(fg, fp, &info)) {
-		fclose(fp);
-		goto out;
-	}
-	fclose(fp);
 	data = strstr(buf, "<script type=\"application/json\" id=\"fg-data\">");
 	end = data ? strstr(data, "</script>") : NULL;
 	if (!data || !end)
@@ -244,18 +245,12 @@ out:
 static int test_html_strings(struct flamegraph *fg, int nr)
 {
 	struct flamegraph_info info = { .input = "in.data", };
-	char *buf = NULL, *strings, *end, *p, label[32];
-	size_t size = 0;
-	FILE *fp = open_memstream(&buf, &size);
+	char *buf, *strings, *end, *p, label[32];
 	int i, err = TEST_FAIL;
 
-	if (!fp)
+	buf = write_to_string(fg, FLAMEGRAPH_HTML, &info);
+	if (!buf)
 		return TEST_FAIL;
-	if (flamegraph__write_html(fg, fp, &info)) {
-		fclose(fp);
-		goto out;
-	}
-	fclose(fp);
 	strings = strstr(buf, "\"strings\":[");
 	end = strings ? strstr(strings, "],\n\"root\":") : NULL;
 	if (!end)
@@ -499,14 +494,14 @@ static int test__flamegraph(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("nodes", fg.nr_nodes == 15);
 	TEST_ASSERT_VAL("insns", fg.nr_insns == 3);
 
-	folded = write_to_string(&fg, FLAMEGRAPH_FOLDED);
+	folded = write_to_string(&fg, FLAMEGRAPH_FOLDED, NULL);
 	TEST_ASSERT_VAL("folded", folded);
 	if (strcmp(folded, expected_folded)) {
 		pr_debug("folded output:\n%s\nexpected:\n%s\n", folded, expected_folded);
 		goto out_fg;
 	}
 
-	json = write_to_string(&fg, FLAMEGRAPH_JSON);
+	json = write_to_string(&fg, FLAMEGRAPH_JSON, NULL);
 	TEST_ASSERT_VAL("json", json);
 	TEST_ASSERT_VAL("root",
 			strstarts(json, "{\"n\":\"all\",\"l\":\"\",\"v\":0,\"k\":\"root\","));
@@ -518,7 +513,7 @@ static int test__flamegraph(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("insn leaf",
 			json_has_leaf(json, "[0x388]", "", 2, "insn", "perf", "0x388"));
 
-	html = write_to_string(&fg, FLAMEGRAPH_HTML);
+	html = write_to_string(&fg, FLAMEGRAPH_HTML, NULL);
 	TEST_ASSERT_VAL("html-safe json", html);
 	TEST_ASSERT_VAL("no markup in html-safe JSON",
 			!strchr(html, '<') && !strchr(html, '>') && !strchr(html, '&'));
