@@ -4,16 +4,12 @@
  * libdw where perf has it, else from perf's srcline code (addr2line).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <linux/string.h>
-#ifdef HAVE_DWARF_SUPPORT
-#include <elfutils/libdwfl.h>
-#endif
 
+#include "debuginfo.h"
 #include "dso.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
@@ -94,70 +90,34 @@ static int insn_group__cmp_samples(const void *a, const void *b)
 	return l->first < r->first ? -1 : 1;
 }
 
-/* The libdw sessions of the DSOs looked up in one call. */
-struct srcline_dwfls {
-	struct srcline_dwfl	*dwfls;
+/*
+ * The DWARF of a DSO, opened as perf probe opens it (util/debuginfo.c:
+ * the distro's debug file for its build-id or path, else the file perf's
+ * srcline code would give addr2line).  GNU addr2line, which perf's
+ * srcline code runs, reads all of a file's DWARF before it answers (0.15
+ * s for glibc's debug file, 0.8 s for a libpython built with -g); libdw
+ * reads the line table of the compilation unit an address is in.
+ */
+struct srcline_dwarf {
+	const struct dso	*dso;
+	struct debuginfo	*dbg;	/* NULL: no DWARF found */
+};
+
+/* The DWARF of the DSOs looked up in one call. */
+struct srcline_dwarfs {
+	struct srcline_dwarf	*dwarfs;
 	size_t			nr;
 };
 
 #ifdef HAVE_DWARF_SUPPORT
 /*
- * libdw's session for the file perf reads a DSO's symbols from, as perf's
- * srcline code picks it (srcline_dso_name()).  GNU addr2line, which perf
- * runs, reads all of a file's DWARF before it answers (0.15 s for glibc's
- * debug file, 0.8 s for a libpython built with -g); libdw reads the line
- * table of the compilation unit an address is in.
- */
-struct srcline_dwfl {
-	const struct dso	*dso;
-	struct Dwfl		*dwfl;	/* NULL: libdw has no DWARF of it */
-	struct Dwfl_Module	*mod;
-	GElf_Addr		bias;	/* libdw's address - the file's */
-};
-
-static const Dwfl_Callbacks srcline_dwfl_callbacks = {
-	.find_elf	 = dwfl_build_id_find_elf,
-	/* The build-id's debug file in /usr/lib/debug, or the debug link. */
-	.find_debuginfo	 = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
-static void srcline_dwfl__open(struct srcline_dwfl *sd, struct dso *dso)
-{
-	const char *name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
-	Dwarf_Addr dwarf_bias;
-	int fd;
-
-	if (!dso__has_srcline(dso) || name[0] == '[' || is_perf_pid_map_name(name))
-		return;
-	fd = open(name, O_RDONLY);
-	if (fd < 0)
-		return;
-	sd->dwfl = dwfl_begin(&srcline_dwfl_callbacks);
-	if (!sd->dwfl) {
-		close(fd);
-		return;
-	}
-	/* The session owns @fd once the file is reported. */
-	sd->mod = dwfl_report_offline(sd->dwfl, name, name, fd);
-	if (!sd->mod)
-		close(fd);
-	if (!sd->mod || dwfl_report_end(sd->dwfl, NULL, NULL) ||
-	    !dwfl_module_getelf(sd->mod, &sd->bias) ||
-	    !dwfl_module_getdwarf(sd->mod, &dwarf_bias)) {
-		dwfl_end(sd->dwfl);
-		sd->dwfl = NULL;
-	}
-}
-
-/*
  * "file:line" of @addr, an address of the file (objdump's, addr2line's),
  * written as perf's srcline code writes it: the file's base name unless
  * --full-source-path.  NULL where the line table has no line for it.
  */
-static char *srcline_dwfl__srcline(struct srcline_dwfl *sd, u64 addr)
+static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
 {
-	Dwfl_Line *line = dwfl_module_getsrc(sd->mod, addr + sd->bias);
+	Dwfl_Line *line = dwfl_module_getsrc(sd->dbg->mod, addr + sd->dbg->bias);
 	const char *file = NULL, *base;
 	char *srcline;
 	int nr = 0;
@@ -173,80 +133,75 @@ static char *srcline_dwfl__srcline(struct srcline_dwfl *sd, u64 addr)
 		return NULL;
 	return srcline;
 }
-
-/* The session of @dso's file, opened on first use; NULL without memory. */
-static struct srcline_dwfl *srcline_dwfls__find(struct srcline_dwfls *sds,
-						struct dso *dso)
+#else
+static char *srcline_dwarf__srcline(struct srcline_dwarf *sd __maybe_unused,
+				    u64 addr __maybe_unused)
 {
-	struct srcline_dwfl *sd;
+	return NULL;
+}
+#endif
+
+/* The DWARF of @dso, opened on first use; NULL without memory. */
+static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
+						  struct dso *dso)
+{
+	const char *name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
+	struct srcline_dwarf *sd;
 	size_t i;
 
 	for (i = 0; i < sds->nr; i++) {
-		if (sds->dwfls[i].dso == dso)
-			return &sds->dwfls[i];
+		if (sds->dwarfs[i].dso == dso)
+			return &sds->dwarfs[i];
 	}
-	sd = realloc(sds->dwfls, (sds->nr + 1) * sizeof(*sd));
+	sd = realloc(sds->dwarfs, (sds->nr + 1) * sizeof(*sd));
 	if (!sd)
 		return NULL;
-	sds->dwfls = sd;
+	sds->dwarfs = sd;
 	sd = &sd[sds->nr++];
-	memset(sd, 0, sizeof(*sd));
 	sd->dso = dso;
-	srcline_dwfl__open(sd, dso);
+	sd->dbg = NULL;
+	/* What perf's srcline code gives addr2line (srcline_dso_name()). */
+	if (dso__has_srcline(dso) && name[0] != '[' && !is_perf_pid_map_name(name))
+		sd->dbg = debuginfo__new(name);
 	return sd;
 }
 
 /*
  * libdw's "file:line" of @addr in @dso in *@srcline (NULL where its line
- * table has none).  Return: false where libdw can't read @dso's DWARF.
+ * table has none).  Return: false where no DWARF of @dso was found.
  */
-static bool srcline_dwfls__srcline(struct srcline_dwfls *sds, struct dso *dso,
-				   u64 addr, char **srcline)
+static bool srcline_dwarfs__srcline(struct srcline_dwarfs *sds, struct dso *dso,
+				    u64 addr, char **srcline)
 {
-	struct srcline_dwfl *sd = srcline_dwfls__find(sds, dso);
+	struct srcline_dwarf *sd = srcline_dwarfs__find(sds, dso);
 
-	if (!sd || !sd->dwfl)
+	if (!sd || !sd->dbg)
 		return false;
-	*srcline = srcline_dwfl__srcline(sd, addr);
+	*srcline = srcline_dwarf__srcline(sd, addr);
 	return true;
 }
 
-static void srcline_dwfls__exit(struct srcline_dwfls *sds)
+static void srcline_dwarfs__exit(struct srcline_dwarfs *sds)
 {
 	size_t i;
 
-	for (i = 0; i < sds->nr; i++) {
-		if (sds->dwfls[i].dwfl)
-			dwfl_end(sds->dwfls[i].dwfl);
-	}
-	free(sds->dwfls);
+	for (i = 0; i < sds->nr; i++)
+		debuginfo__delete(sds->dwarfs[i].dbg);
+	free(sds->dwarfs);
 }
-#else
-static bool srcline_dwfls__srcline(struct srcline_dwfls *sds __maybe_unused,
-				   struct dso *dso __maybe_unused,
-				   u64 addr __maybe_unused,
-				   char **srcline __maybe_unused)
-{
-	return false;
-}
-
-static void srcline_dwfls__exit(struct srcline_dwfls *sds __maybe_unused)
-{
-}
-#endif
 
 /*
  * "file:line", or NULL where there is none: libdw's line where it reads
  * the DSO's DWARF, else perf's srcline code's (NULL for its "??:0").
  */
 static char *insn_ref__srcline(const struct insn_ref *ref,
-			       struct srcline_dwfls *sds)
+			       struct srcline_dwarfs *sds)
 {
 	struct flamegraph_node *leaf = ref->leaf;
 	struct dso *dso = map__dso(leaf->ms.map);
 	char *srcline;
 
-	if (srcline_dwfls__srcline(sds, dso, ref->addr, &srcline))
+	if (srcline_dwarfs__srcline(sds, dso, ref->addr, &srcline))
 		return srcline;
 	srcline = get_srcline(dso, ref->addr, leaf->ms.sym,
 			      /*show_sym=*/false, /*show_addr=*/false, ref->addr);
@@ -258,7 +213,7 @@ static char *insn_ref__srcline(const struct insn_ref *ref,
 int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 {
 	struct insn_refs ir = { .refs = NULL, };
-	struct srcline_dwfls sds = { .dwfls = NULL, };
+	struct srcline_dwarfs sds = { .dwarfs = NULL, };
 	struct insn_group *groups = NULL;
 	size_t nr_groups = 0, i, j;
 	int err;
@@ -296,7 +251,7 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 		free(srcline);
 	}
 out:
-	srcline_dwfls__exit(&sds);
+	srcline_dwarfs__exit(&sds);
 	free(groups);
 	free(ir.refs);
 	return err;
