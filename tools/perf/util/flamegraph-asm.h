@@ -75,9 +75,10 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
  * Sets @srcline ("file:line") of the instruction leaves of the @max
  * hottest instructions (an instruction: its DSO and objdump address,
  * wherever it was called from), where debug info has a line.  The line
- * is libdw's where perf is built with it and libdw reads the DSO's DWARF
- * (its debug file found by build-id or debug link, as perf's): the
- * line table's file, base name unless --full-source-path, and line.
+ * is libdw's where perf is built with it and finds the DSO's DWARF, as
+ * perf probe does (util/debuginfo.c: the distro's debug file for its
+ * build-id or path, else the file, and its debug link): the line
+ * table's file, base name unless --full-source-path, and line.
  * Elsewhere it is perf's srcline code's (addr2line), which answers one
  * address at a time, so looking up every instruction of a large profile
  * takes seconds: the hot ones are those a reader looks at.
