@@ -78,8 +78,9 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
  * is libdw's where perf is built with it and finds the DSO's DWARF, as
  * perf probe does (util/debuginfo.c: the distro's debug file for its
  * build-id or path, else the file, and its debug link): the line
- * table's file, base name unless --full-source-path, and line.
- * Elsewhere it is perf's srcline code's (addr2line), which answers one
+ * table's file, base name, and line.  Elsewhere, and with
+ * --full-source-path, it is perf's srcline code's (addr2line: the path
+ * joined to the compilation directory), which answers one
  * address at a time, so looking up every instruction of a large profile
  * takes seconds: the hot ones are those a reader looks at.
  *

@@ -112,8 +112,8 @@ struct srcline_dwarfs {
 #ifdef HAVE_DWARF_SUPPORT
 /*
  * "file:line" of @addr, an address of the file (objdump's, addr2line's),
- * written as perf's srcline code writes it: the file's base name unless
- * --full-source-path.  NULL where the line table has no line for it.
+ * written as perf's srcline code writes it by default: the file's base
+ * name.  NULL where the line table has no line for it.
  */
 static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
 {
@@ -127,7 +127,7 @@ static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
 	if (!file || nr <= 0)
 		return NULL;
 	base = strrchr(file, '/');
-	if (!srcline_full_filename && base)
+	if (base)
 		file = base + 1;
 	if (asprintf(&srcline, "%s:%d", file, nr) < 0)
 		return NULL;
@@ -168,13 +168,18 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 
 /*
  * libdw's "file:line" of @addr in @dso in *@srcline (NULL where its line
- * table has none).  Return: false where no DWARF of @dso was found.
+ * table has none).  Return: false where no DWARF of @dso was found, and
+ * with --full-source-path: the line table holds paths relative to the
+ * compilation directory, which perf's srcline code (addr2line) joins.
  */
 static bool srcline_dwarfs__srcline(struct srcline_dwarfs *sds, struct dso *dso,
 				    u64 addr, char **srcline)
 {
-	struct srcline_dwarf *sd = srcline_dwarfs__find(sds, dso);
+	struct srcline_dwarf *sd;
 
+	if (srcline_full_filename)
+		return false;
+	sd = srcline_dwarfs__find(sds, dso);
 	if (!sd || !sd->dbg)
 		return false;
 	*srcline = srcline_dwarf__srcline(sd, addr);
