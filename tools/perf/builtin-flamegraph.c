@@ -771,6 +771,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		 (t[1] - t[0]) / 1e6, pfg->add_ns / 1e6, (t[2] - t[1]) / 1e6,
 		 (t[3] - t[2]) / 1e6, (t[4] - t[3]) / 1e6);
 
+	if (quiet)
+		return 0;
 	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
 		pfg->fg.nr_samples,
 		pfg->evsel ? evsel__name(pfg->evsel) : "no event");
@@ -788,6 +790,28 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 }
 
 /*
+ * What /bin/sh would split or expand in the objdump command perf's disasm
+ * layer writes (util/disasm.c), where the path is not quoted.
+ */
+#define OBJDUMP_SHELL_CHARS	" \t\n'\"\\$`;&|<>*?()[]{}#"
+
+/* A file that can be run: executable, and not a directory. */
+static bool perf_flamegraph__is_program(const char *file)
+{
+	struct stat st;
+
+	if (access(file, X_OK))
+		return false;
+	if (stat(file, &st))
+		return false;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return false;
+	}
+	return true;
+}
+
+/*
  * Whether execvp() would find @cmd: a path, or a name in $PATH (execvp()'s
  * default when $PATH is unset).  A mistyped option ('-f folded') ends the
  * options, so its argument would be taken for the command to record.
@@ -795,19 +819,22 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 static bool perf_flamegraph__command_exists(const char *cmd)
 {
 	const char *path = getenv("PATH") ?: "/bin:/usr/bin";
-	char *dirs, *dir, *tmp = NULL, file[PATH_MAX];
+	char *dirs, *next, *dir, file[PATH_MAX];
 	bool found = false;
 
+	if (!*cmd)
+		return false;
 	if (strchr(cmd, '/'))
-		return !access(cmd, X_OK);
+		return perf_flamegraph__is_program(cmd);
 	dirs = strdup(path);
 	if (!dirs)
 		return true;	/* let perf record tell */
-	for (dir = strtok_r(dirs, ":", &tmp); dir && !found;
-	     dir = strtok_r(NULL, ":", &tmp)) {
+	/* An empty entry is the current directory, as for execvp(). */
+	for (next = dirs; next && !found;) {
+		dir = strsep(&next, ":");
 		if (snprintf(file, sizeof(file), "%s/%s", *dir ? dir : ".", cmd) <
 		    (int)sizeof(file))
-			found = !access(file, X_OK);
+			found = perf_flamegraph__is_program(file);
 	}
 	free(dirs);
 	return found;
@@ -932,6 +959,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		.mode  = PERF_DATA_MODE_READ,
 	};
 	const char *disassembler_style = NULL, *objdump_path = NULL;
+	struct perf_debuginfod debuginfod = { .set = false, };
 	const char * const flamegraph_usage[] = {
 		"perf flamegraph [<options>]",
 		"perf flamegraph [<options>] [--] <command> [<args>]",
@@ -1005,6 +1033,9 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	}
 
+	/* As perf record by default: no debuginfod server is asked. */
+	perf_debuginfod_setup(&debuginfod);
+
 	if (quiet)
 		perf_quiet_option();
 	else if (verbose <= 0 && isatty(STDERR_FILENO))
@@ -1031,11 +1062,20 @@ int cmd_flamegraph(int argc, const char **argv)
 			return -ENOMEM;
 	}
 	if (objdump_path) {
-		/* perf's disasm layer runs it with /bin/sh, which searches $PATH. */
+		/*
+		 * perf's disasm layer runs it with /bin/sh, which searches
+		 * $PATH, and would split or expand what it doesn't quote.
+		 */
+		if (strpbrk(objdump_path, OBJDUMP_SHELL_CHARS)) {
+			pr_err("--objdump '%s': perf runs objdump through /bin/sh, which would split or expand this name\n",
+			       objdump_path);
+			ret = -EINVAL;
+			goto out;
+		}
 		if (!perf_flamegraph__command_exists(objdump_path)) {
-			pr_err("--objdump %s: %s\n", objdump_path,
+			pr_err("--objdump '%s': %s\n", objdump_path,
 			       strchr(objdump_path, '/') ? strerror(errno) :
-			       "not found in $PATH");
+			       "no such program in $PATH");
 			ret = -EINVAL;
 			goto out;
 		}

@@ -307,6 +307,51 @@ test_debug_file() {
 	test "$(hottest_jump "$d/o.json" evex)" = "${jump}"
 }
 
+test_debuginfod() {
+	echo "No debuginfod server is asked, as by perf record"
+	local d="${workdir}/debuginfod" port=
+
+	mkdir "$d"
+	# Symbols and no DWARF: libdw would ask a server for its debug info.
+	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/nog" "${shelldir}"/lib/flamegraph/*.c
+	perf record -N -q -e cpu-clock -c 100000 -g -o "$d/nog.data" \
+		"$d/nog" 20 2> /dev/null
+	# A server that counts the connections it gets and answers none.
+	python3 - "$d/port" "$d/asked" <<'PY' &
+import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+s.settimeout(60)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+asked = 0
+try:
+    while True:
+        c, _ = s.accept()
+        asked += 1
+        open(sys.argv[2], "w").write(str(asked))
+        c.close()
+except socket.timeout:
+    pass
+PY
+	for _ in $(seq 50); do
+		test -s "$d/port" && break
+		sleep 0.1
+	done
+	port=$(cat "$d/port")
+	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf flamegraph \
+		-i "$d/nog.data" --asm -o "$d/nog.html" 2> /dev/null
+	kill %1 2> /dev/null || true
+	wait 2> /dev/null || true
+	grep -q '"k":"insn"\|"strings"' "$d/nog.html"
+	if [ -s "$d/asked" ]; then
+		echo "asked debuginfod $(cat "$d/asked") times"
+		return 1
+	fi
+}
+
 test_stdout_and_pipe() {
 	echo "Pipe input and stdout output"
 	perf record -q -e cpu-clock -g -o - "${prog}" 20 2> /dev/null |
@@ -1154,6 +1199,8 @@ test_help() {
 
 test_bad_input() {
 	echo "Bad input: one line, non-zero exit, nothing overwritten"
+	local od perf
+
 	echo keep > "${workdir}/keep.html"
 	if perf flamegraph -i "${workdir}/nonexistent.data" \
 		-o "${workdir}/keep.html" 2> /dev/null; then
@@ -1192,13 +1239,27 @@ test_bad_input() {
 		echo "missing --objdump accepted"
 		return 1
 	fi
-	grep -q "^--objdump /nonexistent/objdump: No such file" "${workdir}/bad.err"
-	if perf flamegraph -i "${workdir}/p.data" --objdump no-such-objdump \
-		-o "${workdir}/keep.html" 2> "${workdir}/bad.err"; then
-		echo "--objdump not in \$PATH accepted"
-		return 1
-	fi
-	grep -q "^--objdump no-such-objdump: not found in \$PATH$" "${workdir}/bad.err"
+	grep -q "^--objdump '/nonexistent/objdump': No such file" "${workdir}/bad.err"
+	# Not in $PATH, empty, a directory, and what /bin/sh would split.
+	for od in no-such-objdump "" "${workdir}" "/usr/bin/obj dump"; do
+		if perf flamegraph -i "${workdir}/p.data" --asm --objdump "${od}" \
+			-o "${workdir}/keep.html" 2> "${workdir}/bad.err"; then
+			echo "--objdump '${od}' accepted"
+			return 1
+		fi
+		test "$(wc -l < "${workdir}/bad.err")" -eq 1
+		grep -q keep "${workdir}/keep.html"
+	done
+	grep -q "^--objdump '/usr/bin/obj dump': perf runs objdump through /bin/sh" \
+		"${workdir}/bad.err"
+	# An empty $PATH entry is the current directory, as for the shell;
+	# -q: not a word on stderr.
+	perf=$(command -v perf)
+	(cd "$(dirname "$(command -v objdump)")" &&
+	 PATH=":/nonexistent" "${perf}" flamegraph -q -i "${workdir}/p.data" --asm \
+		--objdump objdump -o "${workdir}/cwd.folded" 2> "${workdir}/q.err")
+	grep -q "^fgwork;.*;[a-z].* \[0x[0-9a-f]*\] [0-9]*$" "${workdir}/cwd.folded"
+	test ! -s "${workdir}/q.err"
 	grep -q keep "${workdir}/keep.html"
 
 	# Empty, truncated, and cut short (data size never written, as when
@@ -1230,7 +1291,8 @@ test_bad_input() {
 }
 
 for t in test_workload test_intel_syntax test_objdump_batched test_capstone_fallback \
-	 test_debug_file test_stdout_and_pipe test_pipe_cut_short test_rebuilt_binary \
+	 test_debug_file test_debuginfod test_stdout_and_pipe \
+	 test_pipe_cut_short test_rebuilt_binary \
 	 test_pipe_rebuilt \
 	 test_record_command test_perf_archive \
 	 test_missing_binary test_stripped_binary \
