@@ -27,6 +27,7 @@
 #include "sort.h"
 #include "symbol.h"
 #include "thread.h"
+#include "util.h"
 
 /* The frames of one path through an entry's callchain tree. */
 struct flamegraph_path {
@@ -209,6 +210,13 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		err = -ENODATA;
 	}
 	if (!err && fr->asm_leaves) {
+		struct perf_debuginfod no_debuginfod = { .set = false, };
+
+		/*
+		 * As perf flamegraph and perf record: no debuginfod server
+		 * is asked, by libdw for source lines or by objdump.
+		 */
+		perf_debuginfod_setup(&no_debuginfod);
 		flamegraph__find_objdump(&session->header.env, no_disasm,
 					 sizeof(no_disasm));
 		err = flamegraph__annotate(&fg, evsel,

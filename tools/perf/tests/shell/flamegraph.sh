@@ -343,9 +343,12 @@ PY
 	port=$(cat "$d/port")
 	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf flamegraph \
 		-i "$d/nog.data" --asm -o "$d/nog.html" 2> /dev/null
+	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf report \
+		-i "$d/nog.data" --flamegraph="$d/report.html" --asm > /dev/null 2>&1
 	kill %1 2> /dev/null || true
 	wait 2> /dev/null || true
-	grep -q '"k":"insn"\|"strings"' "$d/nog.html"
+	grep -q '"strings"' "$d/nog.html"
+	grep -q '"strings"' "$d/report.html"
 	if [ -s "$d/asked" ]; then
 		echo "asked debuginfod $(cat "$d/asked") times"
 		return 1
