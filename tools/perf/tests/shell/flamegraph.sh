@@ -309,7 +309,7 @@ test_debug_file() {
 
 test_debuginfod() {
 	echo "No debuginfod server is asked, as by perf record"
-	local d="${workdir}/debuginfod" port=
+	local d="${workdir}/debuginfod" port= server
 
 	mkdir "$d"
 	# Symbols and no DWARF: libdw would ask a server for its debug info.
@@ -336,6 +336,7 @@ try:
 except socket.timeout:
     pass
 PY
+	server=$!
 	for _ in $(seq 50); do
 		test -s "$d/port" && break
 		sleep 0.1
@@ -345,8 +346,8 @@ PY
 		-i "$d/nog.data" --asm -o "$d/nog.html" 2> /dev/null
 	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf report \
 		-i "$d/nog.data" --flamegraph="$d/report.html" --asm > /dev/null 2>&1
-	kill %1 2> /dev/null || true
-	wait 2> /dev/null || true
+	kill "${server}" 2> /dev/null || true
+	wait "${server}" 2> /dev/null || true
 	grep -q '"strings"' "$d/nog.html"
 	grep -q '"strings"' "$d/report.html"
 	if [ -s "$d/asked" ]; then
