@@ -26,6 +26,7 @@
 #include "util/hashmap.h"
 #include "util/machine.h"
 #include "util/map.h"
+#include "util/path.h"
 #include "util/session.h"
 #include "util/strbuf.h"
 #include "util/symbol.h"
@@ -795,17 +796,16 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
  */
 #define OBJDUMP_SHELL_CHARS	" \t\n'\"\\$`;&|<>*?()[]{}#"
 
-/* A file that can be run: executable, and not a directory. */
+/*
+ * A file execve() would run: a regular file we may execute.  Else false,
+ * errno saying why (EACCES, as from execve(), for a directory).
+ */
 static bool perf_flamegraph__is_program(const char *file)
 {
-	struct stat st;
-
 	if (access(file, X_OK))
 		return false;
-	if (stat(file, &st))
-		return false;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
+	if (!is_regular_file(file)) {
+		errno = EACCES;
 		return false;
 	}
 	return true;

@@ -145,8 +145,8 @@ static char *srcline_dwarf__srcline(struct srcline_dwarf *sd __maybe_unused,
 static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 						  struct dso *dso)
 {
-	const char *name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
 	struct srcline_dwarf *sd;
+	const char *name;
 	size_t i;
 
 	for (i = 0; i < sds->nr; i++) {
@@ -161,6 +161,7 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 	sd->dso = dso;
 	sd->dbg = NULL;
 	/* What perf's srcline code gives addr2line (srcline_dso_name()). */
+	name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
 	if (dso__has_srcline(dso) && name[0] != '[' && !is_perf_pid_map_name(name))
 		sd->dbg = debuginfo__new(name);
 	return sd;
