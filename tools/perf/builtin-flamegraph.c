@@ -20,6 +20,7 @@
 #include "util/header.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
+#include "util/flamegraph-prefetch.h"
 #include "util/flamegraph-cache.h"
 #include "util/flamegraph-output.h"
 #include "util/flamegraph-session.h"
@@ -77,6 +78,8 @@ struct perf_flamegraph {
 	struct evsel		*evsel;
 	bool			asm_leaves;
 	char			no_disasm[160];
+	/* Decodes the sampled symbols as they come; NULL: not used. */
+	struct flamegraph_prefetch *prefetch;
 	int			max_stack;
 	struct flamegraph_frame	*frames;
 	int			frames_alloc;
@@ -236,6 +239,24 @@ static void perf_flamegraph__setup_cache(struct perf_flamegraph *pfg,
 }
 
 /*
+ * --asm: decode the sampled symbols in a second thread as their first
+ * samples come (util/flamegraph-prefetch.h), where flamegraph__annotate()
+ * would decode them itself.  Not when perf's unwinder reads the DSOs for
+ * DWARF callchains: it looks into a DSO's data cache without the lock the
+ * thread's reads insert under (__dso_cache__find()).
+ */
+static void perf_flamegraph__setup_prefetch(struct perf_flamegraph *pfg,
+					    struct evsel *evsel)
+{
+	if (!pfg->asm_leaves || pfg->no_disasm[0] ||
+	    (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER) ||
+	    callchain_param.record_mode == CALLCHAIN_DWARF ||
+	    !flamegraph__decodes_in_process(&pfg->session->header.env))
+		return;
+	pfg->prefetch = flamegraph_prefetch__new();
+}
+
+/*
  * A frame-pointer callchain is the sample's context marker and IP, then
  * its callers' return addresses.  perf resolves each entry on its own
  * (add_callchain_ip(): the map and symbol of the address, in the cpumode
@@ -308,7 +329,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	struct addr_location al;
 	bool by_callers;
 	int nr, ret = 0;
-	u64 t0;
+	u64 t0, nr_insns = 0;
 
 	if (!pfg->evsel) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, evsel->evlist);
@@ -330,8 +351,10 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	}
 
-	if (!pfg->cache_checked)
+	if (!pfg->cache_checked) {
 		perf_flamegraph__setup_cache(pfg, evsel);
+		perf_flamegraph__setup_prefetch(pfg, evsel);
+	}
 	if (pfg->cache) {
 		perf_flamegraph__cache_key(&key, sample, machine);
 		if (flamegraph_cache__find(pfg->cache, &key, &cached)) {
@@ -369,6 +392,7 @@ static int process_sample_event(const struct perf_tool *tool,
 		pfg->nr_kernel_unmapped++;
 		cached.kernel_unmapped = true;
 	}
+	nr_insns = pfg->fg.nr_insns;
 	by_callers = perf_flamegraph__callers_key(pfg, &callers_key, sample, machine);
 	if (by_callers && flamegraph_cache__find(pfg->callers, &callers_key, &callers)) {
 		t0 = verbose > 0 ? now_ns() : 0;
@@ -412,6 +436,9 @@ out_leaf:
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* A new instruction leaf: its symbol may be new too. */
+	if (pfg->prefetch && pfg->fg.nr_insns != nr_insns)
+		flamegraph_prefetch__add(pfg->prefetch, &sampled.ms);
 	flamegraph__account(&pfg->fg, cached.leaf, 1);
 out_cache:
 	/* Failing to cache only costs the next sample a resolution. */
@@ -751,7 +778,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 
 	if (pfg->asm_leaves && pfg->evsel) {
 		err = flamegraph__annotate(&pfg->fg, pfg->evsel,
-					   pfg->no_disasm[0] ? pfg->no_disasm : NULL);
+					   pfg->no_disasm[0] ? pfg->no_disasm : NULL,
+					   pfg->prefetch);
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(&pfg->fg, FLAMEGRAPH_SRCLINES_MAX);
 		if (err)
@@ -1161,6 +1189,7 @@ out_delete:
 out_fg:
 	flamegraph_cache__delete(pfg.cache);
 	flamegraph_cache__delete(pfg.callers);
+	flamegraph_prefetch__delete(pfg.prefetch);
 	flamegraph__exit(&pfg.fg);
 	hashmap__free(pfg.checked_dsos);
 	free(pfg.frames);

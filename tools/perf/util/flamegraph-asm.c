@@ -26,6 +26,7 @@
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
 #include "flamegraph-insns.h"
+#include "flamegraph-prefetch.h"
 #include "hashmap.h"
 #include "map.h"
 #include "maps.h"
@@ -52,12 +53,15 @@ struct flamegraph_asm {
 	struct hashmap	*failed;	/* struct dso * that can't be disassembled */
 	struct hashmap	*checked;	/* struct dso * whose failure was found */
 	struct flamegraph_decoder *decoder;	/* NULL: no capstone */
+	/* Symbols decoded while the events were read, or NULL. */
+	struct flamegraph_prefetch *prefetch;
 	struct arch	*arch;		/* of the recording */
 	/* perf annotate's capstone, for 32- and 64-bit code, as needed. */
 	struct disasm_capstone *capstone[2];
 	bool		no_capstone[2];	/* disasm_capstone__new() failed */
 	/* For -v: symbols decoded here, their lines, and the rest. */
 	size_t		nr_decoded;
+	size_t		nr_prefetched;
 	size_t		nr_lines;
 	size_t		nr_whole;
 	size_t		nr_spans;
@@ -304,20 +308,6 @@ static int flamegraph_asm__label(struct flamegraph_sym_leaves *sl,
 }
 
 /*
- * Whether @sl's symbol is in a user-space image that perf's disasm layer
- * reads as a file: not the kernel, kcore, a compressed module or BPF.
- */
-static bool flamegraph_asm__user_image(struct flamegraph_sym_leaves *sl)
-{
-	struct dso *dso = sl->func->ms.map ? map__dso(sl->func->ms.map) : NULL;
-
-	return dso && dso__kernel(dso) == DSO_SPACE__USER && !dso__is_kcore(dso) &&
-	       !dso__needs_decompress(dso) &&
-	       dso__binary_type(dso) != DSO_BINARY_TYPE__BPF_PROG_INFO &&
-	       dso__binary_type(dso) != DSO_BINARY_TYPE__BPF_IMAGE;
-}
-
-/*
  * Whether to leave @sl's DSO alone: it failed for another symbol (no
  * image, no disassembler) and won't do better for this one, or nothing
  * can read it.  Warns once per DSO.
@@ -384,13 +374,12 @@ flamegraph_asm__capstone(struct flamegraph_asm *fa, struct annotate_args *args,
 
 /*
  * Label @sl's leaves with capstone's line for each sampled instruction,
- * @starts[i] the offset of the one that holds @offsets[i], the symbol's
- * bytes in the decoder.  Return: 0, -EAGAIN to disassemble it whole,
- * -ENOMEM.
+ * @starts the bitmap of where its instructions start, the symbol's bytes
+ * in the decoder.  Return: 0, -EAGAIN to disassemble it whole, -ENOMEM.
  */
 static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 				       struct flamegraph_sym_leaves *sl,
-				       const u64 *offsets, const u64 *starts)
+				       const unsigned long *starts)
 {
 	struct map_symbol *ms = &sl->func->ms;
 	struct annotate_args args = {
@@ -407,7 +396,7 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 	bool is_64bit;
 	const u8 *code = flamegraph_decoder__code(fa->decoder, &is_64bit);
 	u64 done = ULLONG_MAX;	/* no instruction decoded yet */
-	size_t i, j = 0;
+	size_t i;
 
 	dc = flamegraph_asm__capstone(fa, &args, is_64bit);
 	if (!dc)
@@ -415,21 +404,23 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 	/* The leaves are sorted by address: one decoding per instruction. */
 	for (i = 0; i < sl->nr; i++) {
 		struct flamegraph_node *leaf = sl->leaves[i];
-		u64 offset = leaf->addr - ms->sym->start;
+		u64 insn;
 		char *label;
 
-		while (offsets[j] != offset)
-			j++;
-		if (starts[j] != done) {
-			if (disasm_capstone__line(dc, &args, code + starts[j], len - starts[j],
-						  start + starts[j], line, sizeof(line)) < 0)
+		/* An IP inside an instruction: perf annotate sums it to that one. */
+		if (leaf->addr < ms->sym->start || leaf->addr >= ms->sym->end)
+			goto out_undo;
+		insn = flamegraph__insn_start(starts, leaf->addr - ms->sym->start);
+		if (insn != done) {
+			if (disasm_capstone__line(dc, &args, code + insn, len - insn,
+						  start + insn, line, sizeof(line)) < 0)
 				goto out_undo;
 			/* As disasm_line__parse() leaves it: strim()med. */
 			text = strim(line);
-			done = starts[j];
+			done = insn;
 			fa->nr_lines++;
 		}
-		leaf->objdump_addr = start + starts[j];
+		leaf->objdump_addr = start + insn;
 		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0)
 			return -ENOMEM;
 		free(leaf->label);
@@ -450,9 +441,10 @@ out_undo:
 
 /*
  * A symbol perf's disasm layer gives to capstone: decoded once, in
- * process, and its sampled instructions' lines made as perf annotate
- * makes them (disasm_capstone__line()), without parsing the rest of it
- * into disasm lines.
+ * process (while the events were read, by the prefetcher, or now), and
+ * its sampled instructions' lines made as perf annotate makes them
+ * (disasm_capstone__line()), without parsing the rest of it into disasm
+ * lines.
  *
  * Return: 0 when every leaf was labelled; -ENOEXEC when perf's disasm
  * layer gives the symbol to objdump (capstone is off, or stops before
@@ -464,11 +456,13 @@ static int flamegraph_asm__insns(struct flamegraph_asm *fa,
 				 struct flamegraph_sym_leaves *sl)
 {
 	struct map_symbol *ms = &sl->func->ms;
-	u64 *offsets, *starts;
-	size_t i, nr = 0;
+	struct dso *dso = ms->map ? map__dso(ms->map) : NULL;
+	struct machine *machine = maps__machine(ms->maps);
+	const unsigned long *starts;
+	unsigned long *own = NULL;
 	int ret;
 
-	if (!flamegraph_asm__user_image(sl))
+	if (!flamegraph__user_image(dso))
 		return -EAGAIN;
 	if (flamegraph_asm__objdump_only())
 		return -ENOEXEC;
@@ -477,27 +471,22 @@ static int flamegraph_asm__insns(struct flamegraph_asm *fa,
 	    !arch__is(fa->arch, "x86"))
 		return -EAGAIN;
 
-	offsets = calloc(sl->nr * 2, sizeof(*offsets));
-	if (!offsets)
-		return -ENOMEM;
-	starts = offsets + sl->nr;
-	/* The leaves are sorted by address. */
-	for (i = 0; i < sl->nr; i++) {
-		u64 offset = sl->leaves[i]->addr - ms->sym->start;
-
-		if (!nr || offset != offsets[nr - 1])
-			offsets[nr++] = offset;
+	ret = flamegraph_prefetch__starts(fa->prefetch, ms->sym, &starts);
+	if (ret == -ESRCH || ret == -ENOMEM) {
+		ret = flamegraph__insn_starts(fa->decoder, dso, machine, ms->sym, &own);
+		starts = own;
+	} else if (!ret) {
+		fa->nr_prefetched++;
+		/* The bytes, for the lines. */
+		ret = flamegraph_decoder__load(fa->decoder, dso, machine, ms->sym);
 	}
-	ret = flamegraph__sampled_insns(fa->decoder, map__dso(ms->map),
-					maps__machine(ms->maps), ms->sym,
-					offsets, nr, starts);
 	if (!ret)
-		ret = flamegraph_asm__label_insns(fa, sl, offsets, starts);
+		ret = flamegraph_asm__label_insns(fa, sl, starts);
 	if (!ret)
 		fa->nr_decoded++;
 	else if (ret == -ENOENT)
 		ret = -EAGAIN;
-	free(offsets);
+	free(own);
 	return ret;
 }
 
@@ -679,13 +668,23 @@ static int flamegraph_node__addr_cmp(const void *a, const void *b)
 	return l->addr < r->addr ? -1 : l->addr > r->addr;
 }
 
+bool flamegraph__decodes_in_process(struct perf_env *env)
+{
+	const char *arch = perf_env__arch(env);
+
+	return !flamegraph_asm__objdump_only() && !flamegraph_asm__llvm_first() &&
+	       arch && !strcmp(arch, "x86");
+}
+
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
-			 const char *no_disasm)
+			 const char *no_disasm,
+			 struct flamegraph_prefetch *prefetch)
 {
 	struct flamegraph_asm fa = {
 		.fg	   = fg,
 		.evsel	   = evsel,
 		.no_disasm = no_disasm,
+		.prefetch  = prefetch,
 	};
 	struct flamegraph_sym_leaves **order = NULL;
 	bool saved_src = annotate_opts.annotate_src;
@@ -696,6 +695,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	size_t bkt, i, nr = 0;
 	int err;
 
+	/* Before any objdump starts: no thread beside perf's run_command(). */
+	flamegraph_prefetch__finish(prefetch);
 	fa.syms = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
 	fa.failed = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
 	fa.checked = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
@@ -749,8 +750,8 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		free(sl->leaves);
 		free(sl);
 	}
-	pr_debug("perf flamegraph: disassembly: %zu symbols decoded here (%zu instruction lines), %zu disassembled whole, %zu objdump batches\n",
-		 fa.nr_decoded, fa.nr_lines, fa.nr_whole, fa.nr_spans);
+	pr_debug("perf flamegraph: disassembly: %zu symbols decoded here (%zu while the events were read; %zu instruction lines), %zu disassembled whole, %zu objdump batches\n",
+		 fa.nr_decoded, fa.nr_prefetched, fa.nr_lines, fa.nr_whole, fa.nr_spans);
 	free(fa.objdump);
 	flamegraph_decoder__delete(fa.decoder);
 	disasm_capstone__delete(fa.capstone[0]);

@@ -7,6 +7,7 @@
 
 struct evsel;
 struct flamegraph;
+struct flamegraph_prefetch;
 struct perf_env;
 
 /**
@@ -35,6 +36,10 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * @no_disasm: NULL, or why nothing can be disassembled (a profile of
  *             another architecture and no objdump for it): then every
  *             leaf keeps its address and each DSO's warning says this
+ * @prefetch: NULL, or the symbols decoded while the samples were added
+ *            (flamegraph_prefetch__new(), when
+ *            flamegraph__decodes_in_process()): finished here first, the
+ *            others are decoded here
  *
  * Each sampled symbol is disassembled once, through perf's disasm layer
  * (symbol__annotate()), so the build-id cache, --symfs, kcore, the
@@ -61,7 +66,24 @@ void flamegraph__find_objdump(struct perf_env *env, char *no_disasm,
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
-			 const char *no_disasm);
+			 const char *no_disasm,
+			 struct flamegraph_prefetch *prefetch);
+
+/**
+ * flamegraph__decodes_in_process - whether flamegraph__annotate() decodes
+ *                                  user-space symbols itself
+ * @env: the recording's perf_env, for its architecture
+ *
+ * True when perf's disasm layer gives symbols to capstone: perf has
+ * capstone and not LLVM (which it would try first), no objdump path is
+ * set (--objdump, a cross objdump: capstone is then off, as in perf
+ * annotate), and the recording is of x86.  Only then is decoding the
+ * sampled symbols while the events are read (flamegraph_prefetch__new())
+ * of any use.
+ *
+ * Return: true or false.
+ */
+bool flamegraph__decodes_in_process(struct perf_env *env);
 
 /* The hot instructions table of the HTML page shows 100. */
 #define FLAMEGRAPH_SRCLINES_MAX	256

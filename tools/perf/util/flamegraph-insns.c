@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where the sampled instructions of a symbol start, decoding it from its
- * start as perf annotate does, and whether perf's capstone path reads it
- * at all or leaves it to objdump.
+ * Where the instructions of a symbol start, decoding it from its start as
+ * perf annotate does, and whether perf's capstone path reads it at all or
+ * leaves it to objdump.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bitmap.h>
 #include <linux/zalloc.h>
 
 #include "dso.h"
@@ -84,14 +86,41 @@ static int flamegraph_decoder__handle(struct flamegraph_decoder *d, bool is_64bi
 	d->open[i] = true;
 	return i;
 }
+#endif
 
-/* @sym's bytes in d->buf.  Return: 0, -ENOMEM, or -ENOENT (unreadable). */
-static int flamegraph_decoder__read(struct flamegraph_decoder *d,
-				    struct dso *dso, struct machine *machine,
-				    struct symbol *sym)
+int flamegraph_decoder__open(struct flamegraph_decoder *d __maybe_unused,
+			     bool is_64bit __maybe_unused)
+{
+#ifdef HAVE_LIBCAPSTONE_SUPPORT
+	int h = flamegraph_decoder__handle(d, is_64bit);
+
+	return h < 0 ? h : 0;
+#else
+	return -ENOENT;
+#endif
+}
+
+bool flamegraph__user_image(struct dso *dso)
+{
+	return dso && dso__kernel(dso) == DSO_SPACE__USER && !dso__is_kcore(dso) &&
+	       !dso__needs_decompress(dso) &&
+	       dso__binary_type(dso) != DSO_BINARY_TYPE__BPF_PROG_INFO &&
+	       dso__binary_type(dso) != DSO_BINARY_TYPE__BPF_IMAGE;
+}
+
+int flamegraph_decoder__load(struct flamegraph_decoder *d, struct dso *dso,
+			     struct machine *machine, struct symbol *sym)
 {
 	size_t len = sym->end - sym->start;
 
+	/*
+	 * The image symbol__disassemble() reads (dso__disassemble_filename()):
+	 * the build-id cache's or the one at the DSO's path, never a separate
+	 * debuginfo file, whose code sections hold no bytes.
+	 */
+	if (dso__binary_type(dso) != DSO_BINARY_TYPE__BUILD_ID_CACHE &&
+	    dso__binary_type(dso) != DSO_BINARY_TYPE__SYSTEM_PATH_DSO)
+		return -ENOENT;
 	if (len > d->alloc) {
 		u8 *buf = realloc(d->buf, len);
 
@@ -103,9 +132,12 @@ static int flamegraph_decoder__read(struct flamegraph_decoder *d,
 	/* Map-relative addresses of user-space DSOs are file offsets. */
 	if (dso__data_read_offset(dso, machine, sym->start, d->buf, len) != (ssize_t)len)
 		return -ENOENT;
+	if (dso != d->last_dso) {
+		d->last_is_64bit = dso__type(dso, machine) == DSO__TYPE_64BIT;
+		d->last_dso = dso;
+	}
 	return 0;
 }
-#endif
 
 const u8 *flamegraph_decoder__code(const struct flamegraph_decoder *d,
 				   bool *is_64bit)
@@ -114,58 +146,56 @@ const u8 *flamegraph_decoder__code(const struct flamegraph_decoder *d,
 	return d->buf;
 }
 
-int flamegraph__sampled_insns(struct flamegraph_decoder *d __maybe_unused,
-			      struct dso *dso __maybe_unused,
-			      struct machine *machine __maybe_unused,
-			      struct symbol *sym __maybe_unused,
-			      const u64 *offsets __maybe_unused,
-			      size_t nr __maybe_unused,
-			      u64 *starts __maybe_unused)
+int flamegraph__insn_starts(struct flamegraph_decoder *d __maybe_unused,
+			    struct dso *dso __maybe_unused,
+			    struct machine *machine __maybe_unused,
+			    struct symbol *sym __maybe_unused,
+			    unsigned long **starts)
 {
 #ifdef HAVE_LIBCAPSTONE_SUPPORT
+	size_t size = sym->end - sym->start;
 	const u8 *code;
-	size_t size, i = 0;
 	u64 addr = 0;
 	cs_insn *insn;
 	int h;
 
-	h = flamegraph_decoder__read(d, dso, machine, sym);
+	*starts = NULL;
+	/* bitmap_zalloc() counts bits in an int. */
+	if (!size || size > INT_MAX)
+		return -ENOENT;
+	h = flamegraph_decoder__load(d, dso, machine, sym);
 	if (h)
 		return h;
-	/*
-	 * The image symbol__disassemble() reads (dso__disassemble_filename()):
-	 * the build-id cache's or the one at the DSO's path, never a separate
-	 * debuginfo file, whose code sections hold no bytes.
-	 */
-	if (dso__binary_type(dso) != DSO_BINARY_TYPE__BUILD_ID_CACHE &&
-	    dso__binary_type(dso) != DSO_BINARY_TYPE__SYSTEM_PATH_DSO)
-		return -ENOENT;
-	if (dso != d->last_dso) {
-		d->last_is_64bit = dso__type(dso, machine) == DSO__TYPE_64BIT;
-		d->last_dso = dso;
-	}
 	h = flamegraph_decoder__handle(d, d->last_is_64bit);
 	if (h < 0)
 		return h;
 	insn = d->insn[h];
+	*starts = bitmap_zalloc(size);
+	if (!*starts)
+		return -ENOMEM;
 
 	/*
 	 * Decode all of it, as perf's capstone path does: where capstone
 	 * stops early, perf annotate falls back to objdump, and so must we.
 	 */
 	code = d->buf;
-	size = sym->end - sym->start;
-	while (cs_disasm_iter(d->handle[h], &code, &size, &addr, insn)) {
-		u64 end = insn->address + insn->size;
-
-		/* An IP inside an instruction: perf annotate sums it to that one. */
-		for (; i < nr && offsets[i] < end; i++)
-			starts[i] = insn->address;
-	}
-	if (size)
+	while (cs_disasm_iter(d->handle[h], &code, &size, &addr, insn))
+		__set_bit(insn->address, *starts);
+	if (size) {
+		zfree(starts);
 		return -ENOEXEC;
-	return i == nr ? 0 : -ENOENT;
+	}
+	return 0;
 #else
+	*starts = NULL;
 	return -ENOENT;
 #endif
+}
+
+u64 flamegraph__insn_start(const unsigned long *starts, u64 offset)
+{
+	/* Bit 0 is set: the symbol's first instruction starts there. */
+	while (offset && !test_bit(offset, starts))
+		offset--;
+	return offset;
 }

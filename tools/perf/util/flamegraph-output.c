@@ -89,6 +89,19 @@ int flamegraph_output__init(struct flamegraph_output *out, const char *path)
 	return flamegraph_output__set_target(out, path, st.st_mode & 07777);
 }
 
+/*
+ * The writers put a character at a time: take the stream's lock once, not
+ * in every call, as glibc does in a process that has had a second thread
+ * (the symbol prefetcher's), even after it ended.  Held until
+ * flamegraph_output__close().
+ */
+static FILE *flamegraph_output__lock(FILE *fp)
+{
+	if (fp)
+		flockfile(fp);
+	return fp;
+}
+
 FILE *flamegraph_output__open(struct flamegraph_output *out)
 {
 	char *copy;
@@ -98,7 +111,7 @@ FILE *flamegraph_output__open(struct flamegraph_output *out)
 		out->fp = strcmp(out->path, "-") ? fopen(out->path, "w") : stdout;
 		if (!out->fp)
 			output_error(out->path, errno);
-		return out->fp;
+		return flamegraph_output__lock(out->fp);
 	}
 
 	copy = strdup(out->target);
@@ -123,13 +136,16 @@ FILE *flamegraph_output__open(struct flamegraph_output *out)
 		unlink(out->tmp);
 		zfree(&out->tmp);
 	}
-	return out->fp;
+	return flamegraph_output__lock(out->fp);
 }
 
 int flamegraph_output__close(struct flamegraph_output *out, int err)
 {
 	if (out->fp) {
-		int ret = out->fp == stdout ? fflush(stdout) : fclose(out->fp);
+		int ret;
+
+		funlockfile(out->fp);
+		ret = out->fp == stdout ? fflush(stdout) : fclose(out->fp);
 
 		/* The stream's own error says more than a writer's -EIO. */
 		if (ret && (!err || err == -EIO))

@@ -220,7 +220,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		flamegraph__find_objdump(&session->header.env, no_disasm,
 					 sizeof(no_disasm));
 		err = flamegraph__annotate(&fg, evsel,
-					   no_disasm[0] ? no_disasm : NULL);
+					   no_disasm[0] ? no_disasm : NULL, NULL);
 		if (!err && fr->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
 	}

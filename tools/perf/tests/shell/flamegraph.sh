@@ -114,10 +114,13 @@ test_workload() {
 	python3 - "${workdir}/v.err" "${workdir}/v.json" <<'PY'
 import json, re, sys
 m = re.search(r"^perf flamegraph: disassembly: (\d+) symbols decoded here "
-              r"\((\d+) instruction lines\), (\d+) disassembled whole, "
-              r"(\d+) objdump batches$", open(sys.argv[1]).read(), re.M)
+              r"\((\d+) while the events were read; (\d+) instruction lines\), "
+              r"(\d+) disassembled whole, (\d+) objdump batches$",
+              open(sys.argv[1]).read(), re.M)
 assert m, "no disassembly summary in -v"
-decoded, lines, whole, spans = map(int, m.groups())
+decoded, prefetched, lines, whole, spans = map(int, m.groups())
+# All of them by the second thread, as their first samples came.
+assert prefetched == decoded, (prefetched, decoded)
 funcs, addrs = set(), set()
 def walk(n, func):
     for c in n["c"]:
@@ -667,9 +670,12 @@ err = open(sys.argv[1], errors="replace").read()
 assert not re.search(r"^symbol__disassemble: .*, sym=two_loops,", err, re.M), \
     "two_loops went through symbol__disassemble()"
 m = re.search(r"^perf flamegraph: disassembly: (\d+) symbols decoded here "
-              r"\((\d+) instruction lines\)", err, re.M)
+              r"\((\d+) while the events were read; (\d+) instruction lines\)",
+              err, re.M)
 assert m, "no disassembly summary in -v"
-decoded, lines = int(m.group(1)), int(m.group(2))
+decoded, prefetched, lines = (int(x) for x in m.groups())
+# The second thread decoded each of them as its first sample came.
+assert prefetched == decoded, (prefetched, decoded)
 addrs, loops = set(), set()
 def walk(n, func):
     for c in n["c"]:
@@ -687,6 +693,20 @@ assert loops and min(loops) < 0x100 and max(loops) > size - 0x100, sorted(map(he
 print("two_loops (%d bytes): %d sampled instructions; %d lines made for %d addresses"
       % (size, len(loops), lines, len(addrs)))
 PY
+}
+
+test_dwarf_callchains() {
+	echo "DWARF callchains: the leaves perf annotate shows, decoded after the events"
+	perf record -q -e cpu-clock -c 100000 --call-graph dwarf,16384 \
+		-o "${workdir}/dwarf.data" "${prog}" 100 2> /dev/null
+	perf flamegraph -v -i "${workdir}/dwarf.data" --asm \
+		-o "${workdir}/dwarf.json" 2> "${workdir}/dwarf.err"
+	$check --data "${workdir}/dwarf.data" --json "${workdir}/dwarf.json" \
+		--dso fgwork --annotate
+	# perf's unwinder looks into the DSOs' data caches without the lock
+	# a second thread's reads would insert under: none decodes meanwhile.
+	grep -Eq "^perf flamegraph: disassembly: [1-9][0-9]* symbols decoded here \(0 while the events were read;" \
+		"${workdir}/dwarf.err"
 }
 
 test_annotate_perf_itself() {
@@ -1302,7 +1322,7 @@ for t in test_workload test_intel_syntax test_objdump_batched test_capstone_fall
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters \
-	 test_exec test_ranges test_outputs test_template test_progress test_report \
+	 test_exec test_ranges test_dwarf_callchains test_outputs test_template test_progress test_report \
 	 test_flamegraph_py test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e

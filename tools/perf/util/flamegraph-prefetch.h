@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_FLAMEGRAPH_PREFETCH_H
+#define __PERF_FLAMEGRAPH_PREFETCH_H
+
+#include <stddef.h>
+
+struct flamegraph_prefetch;
+struct map_symbol;
+struct symbol;
+
+/**
+ * flamegraph_prefetch__new - decode sampled symbols while events are read
+ *
+ * perf flamegraph --asm decodes each sampled symbol of a user-space
+ * image from its start (flamegraph__insn_starts()) to find its sampled
+ * instructions.  That needs no more than the symbol, known from its
+ * first sample on: a thread started here decodes the symbols given to
+ * flamegraph_prefetch__add() while the main thread goes on reading
+ * events.  It only reads DSOs through perf's dso data layer and decodes
+ * with a capstone handle of its own; it starts no process.
+ *
+ * Return: the prefetcher, to free with flamegraph_prefetch__delete();
+ * NULL when perf has no capstone, or no thread or memory could be had
+ * (then flamegraph__annotate() decodes every symbol itself).
+ */
+struct flamegraph_prefetch *flamegraph_prefetch__new(void);
+
+/**
+ * flamegraph_prefetch__add - decode a sampled symbol in the background
+ * @pf: the prefetcher, or NULL
+ * @ms: the map and symbol of a sample IP; nothing is done for a NULL
+ *      symbol, a symbol given before, or one not in a user-space image
+ *      (flamegraph__user_image())
+ *
+ * Takes a reference to the symbol's DSO, which holds the symbol, until
+ * flamegraph_prefetch__delete().  Called from the thread that created
+ * @pf only.  Failing to queue the symbol (out of memory) only leaves it
+ * to flamegraph__annotate().
+ */
+void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
+			      const struct map_symbol *ms);
+
+/**
+ * flamegraph_prefetch__finish - stop the thread, decode what it hasn't
+ * @pf: the prefetcher, or NULL
+ *
+ * Decodes the queued symbols the thread has not taken yet in the calling
+ * thread, as the thread finishes the ones it has, and waits for it.
+ * Call it before anything starts a process (objdump): perf's
+ * run_command() pipes are not meant for threads.
+ */
+void flamegraph_prefetch__finish(struct flamegraph_prefetch *pf);
+
+/**
+ * flamegraph_prefetch__starts - the instruction starts of a decoded symbol
+ * @pf: the prefetcher, finished (flamegraph_prefetch__finish()), or NULL
+ * @sym: the symbol
+ * @starts: set to the bitmap flamegraph__insn_starts() made, owned by @pf
+ *          (NULL unless the return is 0)
+ *
+ * Return: what flamegraph__insn_starts() returned for @sym (0, -ENOEXEC,
+ * -ENOENT, -ENOMEM), or -ESRCH when @sym was not decoded here.
+ */
+int flamegraph_prefetch__starts(struct flamegraph_prefetch *pf,
+				const struct symbol *sym,
+				const unsigned long **starts);
+
+/**
+ * flamegraph_prefetch__nr_decoded - symbols decoded, for perf flamegraph -v
+ * @pf: the prefetcher, finished, or NULL
+ * @in_thread: set to how many of them the thread decoded, the rest were
+ *             decoded by flamegraph_prefetch__finish()
+ *
+ * Return: the number of symbols decoded.
+ */
+size_t flamegraph_prefetch__nr_decoded(const struct flamegraph_prefetch *pf,
+				       size_t *in_thread);
+
+/**
+ * flamegraph_prefetch__delete - finish, and free everything
+ * @pf: the prefetcher, or NULL
+ *
+ * Puts the DSO references flamegraph_prefetch__add() took.
+ */
+void flamegraph_prefetch__delete(struct flamegraph_prefetch *pf);
+
+#endif /* __PERF_FLAMEGRAPH_PREFETCH_H */
