@@ -5,27 +5,24 @@
  * distinct stack.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "flamegraph.h"
 
 /* Frames are separated by ';' and stacks by newlines: keep names whole. */
 static void folded__put_name(FILE *fp, const char *name)
 {
-	for (; *name; name++) {
-		switch (*name) {
-		case ';':
-			fputc(':', fp);
+	while (*name) {
+		size_t len = strcspn(name, ";\n\r");
+
+		/* What needs no change, in one write. */
+		fwrite(name, 1, len, fp);
+		name += len;
+		if (!*name)
 			break;
-		case '\n':
-		case '\r':
-			fputc(' ', fp);
-			break;
-		default:
-			fputc(*name, fp);
-			break;
-		}
+		fputc(*name == ';' ? ':' : ' ', fp);
+		name++;
 	}
 }
 
@@ -45,7 +42,9 @@ static void flamegraph_node__write_folded(const struct flamegraph_node *node,
 
 	if (node->self && node->kind != FLAMEGRAPH_ROOT) {
 		folded__put_path(fp, node);
-		fprintf(fp, " %" PRIu64 "\n", node->self);
+		fputc(' ', fp);
+		flamegraph__put_u64(fp, node->self);
+		fputc('\n', fp);
 	}
 	for (i = 0; i < node->nr_children; i++)
 		flamegraph_node__write_folded(node->sorted[i], fp);

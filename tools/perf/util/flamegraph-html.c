@@ -6,7 +6,6 @@
  * network request.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,12 +204,21 @@ static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 	label = html_strings__next(hs);
 	dso = html_strings__next(hs);
 	srcline = html_strings__next(hs);
-	fprintf(fp, "[%ld,%d,%ld,%" PRIu64 ",", label, flags, dso, node->self);
+	/* No fprintf() per node: see flamegraph__put_u64(). */
+	fputc('[', fp);
+	flamegraph__put_long(fp, label);
+	fputc(',', fp);
+	flamegraph__put_long(fp, flags);
+	fputc(',', fp);
+	flamegraph__put_long(fp, dso);
+	fputc(',', fp);
+	flamegraph__put_u64(fp, node->self);
+	fputs(",\"", fp);
 	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN)
-		fprintf(fp, "\"%#" PRIx64 "\"", node->objdump_addr);
-	else
-		fputs("\"\"", fp);
-	fprintf(fp, ",%ld,[", srcline);
+		flamegraph__put_hex(fp, node->objdump_addr);
+	fputs("\",", fp);
+	flamegraph__put_long(fp, srcline);
+	fputs(",[", fp);
 	for (i = 0; i < node->nr_children; i++) {
 		if (i)
 			fputc(',', fp);
