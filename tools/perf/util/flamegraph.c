@@ -459,35 +459,49 @@ static bool name_equal(long key1, long key2, void *ctx __maybe_unused)
 }
 
 /*
- * Count the distinct functions (DSO, start) per name: a name held by more
+ * Put the children of @node, and below it everyone's, in their @sorted
+ * arrays (in the order of the @children rbtree: kind, DSO, address), so
+ * that flamegraph_node__finish() walks arrays, not the rbtrees again; and
+ * count the distinct functions (DSO, start) per name: a name held by more
  * than one of them is ambiguous and gets qualified in its label.
  */
-static int flamegraph__collect_names(struct flamegraph_node *node,
-				     struct hashmap *first)
+static int flamegraph_node__gather(struct flamegraph *fg,
+				   struct flamegraph_node *node,
+				   struct hashmap *first)
 {
 	struct rb_node *nd;
+	u32 i = 0;
 
+	node->sorted = NULL;
+	if (!node->nr_children)
+		return 0;
+	node->sorted = flamegraph_arena__zalloc(&fg->arena, node->nr_children *
+						sizeof(*node->sorted), 0);
+	if (!node->sorted)
+		return -ENOMEM;
 	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
 		struct flamegraph_node *child;
 		struct flamegraph_node *seen;
 		int err;
 
 		child = rb_entry(nd, struct flamegraph_node, rb_node);
-		if (child->kind == FLAMEGRAPH_FUNC) {
-			const char *name = child->ms.sym->name;
-
-			if (!hashmap__find(first, name, &seen)) {
-				err = hashmap__add(first, name, child);
-				if (err)
-					return err;
-			} else if (seen && (flamegraph_node__dso(seen) !=
-					    flamegraph_node__dso(child) ||
-					    seen->addr != child->addr)) {
-				/* NULL marks the name as ambiguous. */
-				hashmap__set(first, name, NULL, NULL, NULL);
-			}
+		node->sorted[i++] = child;
+		if (child->kind != FLAMEGRAPH_FUNC)
+			continue;
+		if (!hashmap__find(first, child->ms.sym->name, &seen)) {
+			err = hashmap__add(first, child->ms.sym->name, child);
+			if (err)
+				return err;
+		} else if (seen && (flamegraph_node__dso(seen) !=
+				    flamegraph_node__dso(child) ||
+				    seen->addr != child->addr)) {
+			/* NULL marks the name as ambiguous. */
+			hashmap__set(first, child->ms.sym->name, NULL, NULL, NULL);
 		}
-		err = flamegraph__collect_names(child, first);
+	}
+	for (i = 0; i < node->nr_children; i++) {
+		int err = flamegraph_node__gather(fg, node->sorted[i], first);
+
 		if (err)
 			return err;
 	}
@@ -559,36 +573,31 @@ static void flamegraph_node__merge_insns(struct flamegraph *fg,
 					 struct flamegraph_node *node)
 {
 	struct flamegraph_node *prev = NULL;
-	struct rb_node *nd = rb_first(&node->children);
+	u32 i, nr = 0;
 
-	while (nd) {
-		struct flamegraph_node *child;
+	for (i = 0; i < node->nr_children; i++) {
+		struct flamegraph_node *child = node->sorted[i];
 
-		child = rb_entry(nd, struct flamegraph_node, rb_node);
-		nd = rb_next(nd);
-		if (child->kind != FLAMEGRAPH_INSN) {
-			prev = NULL;
-			continue;
-		}
-		if (prev && prev->objdump_addr == child->objdump_addr) {
+		if (child->kind == FLAMEGRAPH_INSN && prev &&
+		    prev->objdump_addr == child->objdump_addr) {
 			prev->self += child->self;
 			rb_erase(&child->rb_node, &node->children);
 			flamegraph_node__delete(child);
-			node->nr_children--;
 			fg->nr_nodes--;
 			fg->nr_insns--;
 			continue;
 		}
-		prev = child;
+		prev = child->kind == FLAMEGRAPH_INSN ? child : NULL;
+		node->sorted[nr++] = child;
 	}
+	node->nr_children = nr;
 }
 
 static int flamegraph_node__finish(struct flamegraph *fg,
 				   struct flamegraph_node *node,
 				   struct hashmap *first)
 {
-	struct rb_node *nd;
-	u32 i = 0;
+	u32 i;
 
 	flamegraph_node__merge_insns(fg, node);
 
@@ -598,24 +607,14 @@ static int flamegraph_node__finish(struct flamegraph *fg,
 			return -ENOMEM;
 	}
 	node->total = node->self;
-	node->sorted = NULL;
-	if (node->nr_children) {
-		node->sorted = flamegraph_arena__zalloc(&fg->arena, node->nr_children *
-							sizeof(*node->sorted), 0);
-		if (!node->sorted)
-			return -ENOMEM;
-	}
-
-	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
-		struct flamegraph_node *child;
+	for (i = 0; i < node->nr_children; i++) {
+		struct flamegraph_node *child = node->sorted[i];
 		int err;
 
-		child = rb_entry(nd, struct flamegraph_node, rb_node);
 		err = flamegraph_node__finish(fg, child, first);
 		if (err)
 			return err;
 		node->total += child->total;
-		node->sorted[i++] = child;
 	}
 	if (node->nr_children)
 		qsort(node->sorted, node->nr_children, sizeof(*node->sorted),
@@ -634,7 +633,7 @@ int flamegraph__finish(struct flamegraph *fg)
 	first = hashmap__new(name_hash, name_equal, NULL);
 	if (IS_ERR(first))
 		return -ENOMEM;
-	err = flamegraph__collect_names(&fg->root, first);
+	err = flamegraph_node__gather(fg, &fg->root, first);
 	if (!err)
 		err = flamegraph_node__finish(fg, &fg->root, first);
 	hashmap__free(first);
