@@ -103,6 +103,8 @@ PARTS = [
     ("__thread__resolve_callchain", "resolving callchains (perf)"),
     ("flamegraph__walk", "the tree"),
     ("flamegraph_cache__find", "the cache of resolved samples"),
+    ("flamegraph_prefetch__thread",
+     "decoding the sampled symbols, in the second thread while events are read"),
     ("flamegraph__annotate", "disassembly in perf (capstone, perf's disasm layer)"),
     ("flamegraph__add_srclines", "source lines of the hottest instructions"),
     ("flamegraph__finish", "labels, totals, sorting"),

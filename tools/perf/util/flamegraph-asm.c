@@ -750,7 +750,13 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 		free(sl->leaves);
 		free(sl);
 	}
-	pr_debug("perf flamegraph: disassembly: %zu symbols decoded here (%zu while the events were read; %zu instruction lines), %zu disassembled whole, %zu objdump batches\n",
+	if (prefetch) {
+		size_t in_thread, ahead = flamegraph_prefetch__nr_decoded(prefetch, &in_thread);
+
+		pr_debug("perf flamegraph: decoded ahead: %zu symbols, %zu by the second thread while the events were read, %zu after them\n",
+			 ahead, in_thread, ahead - in_thread);
+	}
+	pr_debug("perf flamegraph: disassembly: %zu symbols decoded here (%zu of them ahead; %zu instruction lines), %zu disassembled whole, %zu objdump batches\n",
 		 fa.nr_decoded, fa.nr_prefetched, fa.nr_lines, fa.nr_whole, fa.nr_spans);
 	free(fa.objdump);
 	flamegraph_decoder__delete(fa.decoder);

@@ -50,19 +50,16 @@ struct flamegraph_prefetch {
 	size_t		nr_thread;
 };
 
-/*
- * The next queued symbol; NULL when there is none and @wait is false, or
- * the queue is stopped.
- */
+/* The thread's next symbol: NULL once it is told to stop. */
 static struct flamegraph_prefetch_sym *
-flamegraph_prefetch__take(struct flamegraph_prefetch *pf, bool wait)
+flamegraph_prefetch__next(struct flamegraph_prefetch *pf)
 {
 	struct flamegraph_prefetch_sym *s = NULL;
 
 	mutex_lock(&pf->lock);
-	while (wait && pf->next == pf->nr && !pf->stop)
+	while (pf->next == pf->nr && !pf->stop)
 		cond_wait(&pf->added, &pf->lock);
-	if (pf->next < pf->nr)
+	if (!pf->stop)
 		s = pf->syms[pf->next++];
 	mutex_unlock(&pf->lock);
 	return s;
@@ -80,7 +77,7 @@ static void *flamegraph_prefetch__thread(void *arg)
 	struct flamegraph_prefetch *pf = arg;
 	struct flamegraph_prefetch_sym *s;
 
-	while ((s = flamegraph_prefetch__take(pf, /*wait=*/true)) != NULL) {
+	while ((s = flamegraph_prefetch__next(pf)) != NULL) {
 		flamegraph_prefetch_sym__decode(s, pf->thread_decoder);
 		pf->nr_thread++;
 	}
@@ -165,20 +162,22 @@ out_free:
 
 void flamegraph_prefetch__finish(struct flamegraph_prefetch *pf)
 {
-	struct flamegraph_prefetch_sym *s;
-
 	if (!pf || pf->finished)
 		return;
 	mutex_lock(&pf->lock);
 	pf->stop = true;
 	cond_signal(&pf->added);
 	mutex_unlock(&pf->lock);
-	/* Both decode what is left, rather than one waiting for the other. */
-	while ((s = flamegraph_prefetch__take(pf, /*wait=*/false)) != NULL) {
-		flamegraph_prefetch_sym__decode(s, pf->decoder);
+	pthread_join(pf->thread, NULL);
+	/*
+	 * What it didn't take, here, after it: not beside it, as two
+	 * threads reading one DSO would race in perf's dso data cache,
+	 * which is looked up without a lock (__dso_cache__find()).
+	 */
+	for (; pf->next < pf->nr; pf->next++) {
+		flamegraph_prefetch_sym__decode(pf->syms[pf->next], pf->decoder);
 		pf->nr_here++;
 	}
-	pthread_join(pf->thread, NULL);
 	pf->finished = true;
 }
 

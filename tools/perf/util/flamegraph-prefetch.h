@@ -44,10 +44,12 @@ void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
  * flamegraph_prefetch__finish - stop the thread, decode what it hasn't
  * @pf: the prefetcher, or NULL
  *
- * Decodes the queued symbols the thread has not taken yet in the calling
- * thread, as the thread finishes the ones it has, and waits for it.
- * Call it before anything starts a process (objdump): perf's
- * run_command() pipes are not meant for threads.
+ * Stops the thread after the symbol it is decoding, waits for it, then
+ * decodes the queued symbols it had not taken, in the calling thread:
+ * never both at once, as two threads reading one DSO would race in
+ * perf's dso data cache, which is looked up without a lock.  Call it
+ * before anything starts a process (objdump): perf's run_command() pipes
+ * are not meant for threads.
  */
 void flamegraph_prefetch__finish(struct flamegraph_prefetch *pf);
 
@@ -68,8 +70,9 @@ int flamegraph_prefetch__starts(struct flamegraph_prefetch *pf,
 /**
  * flamegraph_prefetch__nr_decoded - symbols decoded, for perf flamegraph -v
  * @pf: the prefetcher, finished, or NULL
- * @in_thread: set to how many of them the thread decoded, the rest were
- *             decoded by flamegraph_prefetch__finish()
+ * @in_thread: set to how many of them the thread decoded while the
+ *             events were read, the rest were decoded by
+ *             flamegraph_prefetch__finish() after them
  *
  * Return: the number of symbols decoded.
  */

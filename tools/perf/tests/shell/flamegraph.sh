@@ -114,13 +114,14 @@ test_workload() {
 	python3 - "${workdir}/v.err" "${workdir}/v.json" <<'PY'
 import json, re, sys
 m = re.search(r"^perf flamegraph: disassembly: (\d+) symbols decoded here "
-              r"\((\d+) while the events were read; (\d+) instruction lines\), "
+              r"\((\d+) of them ahead; (\d+) instruction lines\), "
               r"(\d+) disassembled whole, (\d+) objdump batches$",
               open(sys.argv[1]).read(), re.M)
 assert m, "no disassembly summary in -v"
-decoded, prefetched, lines, whole, spans = map(int, m.groups())
-# All of them by the second thread, as their first samples came.
-assert prefetched == decoded, (prefetched, decoded)
+decoded, ahead, lines, whole, spans = map(int, m.groups())
+# All of them decoded ahead, from their first samples on (by the second
+# thread while the events were read, or just after them).
+assert ahead == decoded, (ahead, decoded)
 funcs, addrs = set(), set()
 def walk(n, func):
     for c in n["c"]:
@@ -670,12 +671,12 @@ err = open(sys.argv[1], errors="replace").read()
 assert not re.search(r"^symbol__disassemble: .*, sym=two_loops,", err, re.M), \
     "two_loops went through symbol__disassemble()"
 m = re.search(r"^perf flamegraph: disassembly: (\d+) symbols decoded here "
-              r"\((\d+) while the events were read; (\d+) instruction lines\)",
+              r"\((\d+) of them ahead; (\d+) instruction lines\)",
               err, re.M)
 assert m, "no disassembly summary in -v"
-decoded, prefetched, lines = (int(x) for x in m.groups())
-# The second thread decoded each of them as its first sample came.
-assert prefetched == decoded, (prefetched, decoded)
+decoded, ahead, lines = (int(x) for x in m.groups())
+# Each of them decoded ahead, from its first sample on.
+assert ahead == decoded, (ahead, decoded)
 addrs, loops = set(), set()
 def walk(n, func):
     for c in n["c"]:
@@ -705,8 +706,9 @@ test_dwarf_callchains() {
 		--dso fgwork --annotate
 	# perf's unwinder looks into the DSOs' data caches without the lock
 	# a second thread's reads would insert under: none decodes meanwhile.
-	grep -Eq "^perf flamegraph: disassembly: [1-9][0-9]* symbols decoded here \(0 while the events were read;" \
+	grep -Eq "^perf flamegraph: disassembly: [1-9][0-9]* symbols decoded here \(0 of them ahead;" \
 		"${workdir}/dwarf.err"
+	! grep -q "^perf flamegraph: decoded ahead:" "${workdir}/dwarf.err"
 }
 
 test_annotate_perf_itself() {
