@@ -160,15 +160,25 @@ out_free:
 	free(s);
 }
 
+/* Stop the thread after the symbol it is decoding, and wait for it. */
+static void flamegraph_prefetch__stop(struct flamegraph_prefetch *pf)
+{
+	bool joined;
+
+	mutex_lock(&pf->lock);
+	joined = pf->stop;
+	pf->stop = true;
+	cond_signal(&pf->added);
+	mutex_unlock(&pf->lock);
+	if (!joined)
+		pthread_join(pf->thread, NULL);
+}
+
 void flamegraph_prefetch__finish(struct flamegraph_prefetch *pf)
 {
 	if (!pf || pf->finished)
 		return;
-	mutex_lock(&pf->lock);
-	pf->stop = true;
-	cond_signal(&pf->added);
-	mutex_unlock(&pf->lock);
-	pthread_join(pf->thread, NULL);
+	flamegraph_prefetch__stop(pf);
 	/*
 	 * What it didn't take, here, after it: not beside it, as two
 	 * threads reading one DSO would race in perf's dso data cache,
@@ -207,7 +217,8 @@ void flamegraph_prefetch__delete(struct flamegraph_prefetch *pf)
 
 	if (!pf)
 		return;
-	flamegraph_prefetch__finish(pf);
+	/* Unfinished (no samples, an error): what is left stays undecoded. */
+	flamegraph_prefetch__stop(pf);
 	for (i = 0; i < pf->nr; i++) {
 		struct flamegraph_prefetch_sym *s = pf->syms[i];
 

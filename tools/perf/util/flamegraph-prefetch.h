@@ -80,10 +80,12 @@ size_t flamegraph_prefetch__nr_decoded(const struct flamegraph_prefetch *pf,
 				       size_t *in_thread);
 
 /**
- * flamegraph_prefetch__delete - finish, and free everything
+ * flamegraph_prefetch__delete - stop the thread, and free everything
  * @pf: the prefetcher, or NULL
  *
- * Puts the DSO references flamegraph_prefetch__add() took.
+ * Stops the thread if flamegraph_prefetch__finish() didn't (the symbols
+ * it hadn't taken are not decoded), and puts the DSO references
+ * flamegraph_prefetch__add() took.
  */
 void flamegraph_prefetch__delete(struct flamegraph_prefetch *pf);
 
