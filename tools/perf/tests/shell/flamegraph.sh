@@ -313,7 +313,7 @@ test_debug_file() {
 
 test_debuginfod() {
 	echo "No debuginfod server is asked, as by perf record"
-	local d="${workdir}/debuginfod" port= server
+	local d="${workdir}/debuginfod" port="" server
 
 	mkdir "$d"
 	# Symbols and no DWARF: libdw would ask a server for its debug info.
