@@ -407,9 +407,9 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 		u64 insn;
 		char *label;
 
-		/* An IP inside an instruction: perf annotate sums it to that one. */
 		if (leaf->addr < ms->sym->start || leaf->addr >= ms->sym->end)
 			goto out_undo;
+		/* An IP inside an instruction: perf annotate sums it to that one. */
 		insn = flamegraph__insn_start(starts, leaf->addr - ms->sym->start);
 		if (insn != done) {
 			if (disasm_capstone__line(dc, &args, code + insn, len - insn,
