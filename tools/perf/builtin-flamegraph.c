@@ -20,6 +20,7 @@
 #include "util/header.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
+#include "util/flamegraph-builder.h"
 #include "util/flamegraph-prefetch.h"
 #include "util/flamegraph-cache.h"
 #include "util/flamegraph-output.h"
@@ -29,6 +30,7 @@
 #include "util/map.h"
 #include "util/path.h"
 #include "util/session.h"
+#include "util/srcline.h"
 #include "util/strbuf.h"
 #include "util/symbol.h"
 #include "util/thread.h"
@@ -80,6 +82,8 @@ struct perf_flamegraph {
 	char			no_disasm[160];
 	/* Decodes the sampled symbols as they come; NULL: not used. */
 	struct flamegraph_prefetch *prefetch;
+	/* Builds the tree in a second thread; NULL until the first sample. */
+	struct flamegraph_builder *builder;
 	int			max_stack;
 	struct flamegraph_frame	*frames;
 	int			frames_alloc;
@@ -89,10 +93,10 @@ struct perf_flamegraph {
 	u64			nr_kernel_unmapped;
 	struct hashmap		*checked_dsos;	/* dso__replaced_since_mmap() done */
 	struct flamegraph_cache	*cache;		/* NULL: callchains not cacheable */
-	/* The callers of sampled functions -> their node; NULL: not used. */
+	/* The callers of sampled functions, seen or not; NULL: not used. */
 	struct flamegraph_cache	*callers;
+	unsigned int		cache_bits;	/* log2 of each cache's slots */
 	bool			cache_checked;
-	u64			add_ns;		/* time in flamegraph__leaf() */
 };
 
 /* At most 64k resolved samples, ~6.5 MB and the callchains. */
@@ -217,13 +221,14 @@ static void perf_flamegraph__setup_cache(struct perf_flamegraph *pfg,
 	u64 type = evsel->core.attr.sample_type;
 
 	pfg->cache_checked = true;
+	pfg->cache_bits = perf_flamegraph__cache_bits(pfg->session);
 	if ((type & (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER)) ||
 	    evsel__has_branch_callstack(evsel) ||
 	    callchain_param.record_mode == CALLCHAIN_DWARF ||
 	    callchain_param.record_mode == CALLCHAIN_LBR)
 		return;
 	/* Out of memory: every sample is resolved, as without a cache. */
-	pfg->cache = flamegraph_cache__new(perf_flamegraph__cache_bits(pfg->session));
+	pfg->cache = flamegraph_cache__new(pfg->cache_bits);
 #ifndef HAVE_SKIP_CALLCHAIN_IDX
 	/*
 	 * See perf_flamegraph__callers_key().  Precise events have their
@@ -234,7 +239,7 @@ static void perf_flamegraph__setup_cache(struct perf_flamegraph *pfg,
 	 */
 	if (pfg->cache && !evsel->core.attr.precise_ip && !symbol_conf.inline_name &&
 	    !symbol_conf.guest_code && callchain_param.order == ORDER_CALLEE)
-		pfg->callers = flamegraph_cache__new(perf_flamegraph__cache_bits(pfg->session));
+		pfg->callers = flamegraph_cache__new(pfg->cache_bits);
 #endif
 }
 
@@ -253,7 +258,47 @@ static void perf_flamegraph__setup_prefetch(struct perf_flamegraph *pfg,
 	    callchain_param.record_mode == CALLCHAIN_DWARF ||
 	    !flamegraph__decodes_in_process(&pfg->session->header.env))
 		return;
-	pfg->prefetch = flamegraph_prefetch__new();
+	pfg->prefetch = flamegraph_prefetch__new(pfg->format == FLAMEGRAPH_HTML &&
+						 !srcline_full_filename);
+}
+
+/*
+ * The tree is built in a second thread (util/flamegraph-builder.h); a
+ * cache's slot stands for the node the thread keeps for it.
+ */
+static int perf_flamegraph__setup_builder(struct perf_flamegraph *pfg)
+{
+	size_t nr_slots = (size_t)1 << pfg->cache_bits;
+
+	pfg->builder = flamegraph_builder__new(&pfg->fg, pfg->cache ? nr_slots : 0,
+					       pfg->callers ? nr_slots : 0,
+					       pfg->prefetch);
+	return pfg->builder ? 0 : -ENOMEM;
+}
+
+/*
+ * perf loads a machine's kernel symbols at the first kernel address it
+ * resolves, and that splits the kernel maps (maps__split_kallsyms()):
+ * not while the builder reads maps.  A kernel sample, or a callchain
+ * with kernel entries, may be the first.
+ */
+static void perf_flamegraph__sync_kernel(struct perf_flamegraph *pfg,
+					 struct perf_sample *sample,
+					 struct machine *machine)
+{
+	struct map *kmap = machine__kernel_map(machine);
+	bool kernel = sample->cpumode != PERF_RECORD_MISC_USER;
+	u64 i;
+
+	if (!kmap || dso__loaded(map__dso(kmap)))
+		return;
+	for (i = 0; !kernel && sample->callchain && i < sample->callchain->nr; i++) {
+		u64 ip = sample->callchain->ips[i];
+
+		kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL;
+	}
+	if (kernel)
+		flamegraph_builder__sync(pfg->builder);
 }
 
 /*
@@ -322,14 +367,14 @@ static int process_sample_event(const struct perf_tool *tool,
 				struct machine *machine)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
-	struct flamegraph_cache_value cached = { .leaf = NULL }, callers;
+	struct flamegraph_cache_value cached = { .filtered = false }, callers = cached;
+	struct flamegraph_builder_sample bs = { .leaf_slot = -1, };
 	struct flamegraph_cache_key key, callers_key;
-	struct flamegraph_node *parent = NULL;
 	struct flamegraph_frame sampled;
 	struct addr_location al;
 	bool by_callers;
+	long callers_slot = -1;
 	int nr, ret = 0;
-	u64 t0, nr_insns = 0;
 
 	if (!pfg->evsel) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, evsel->evlist);
@@ -354,21 +399,25 @@ static int process_sample_event(const struct perf_tool *tool,
 	if (!pfg->cache_checked) {
 		perf_flamegraph__setup_cache(pfg, evsel);
 		perf_flamegraph__setup_prefetch(pfg, evsel);
+		ret = perf_flamegraph__setup_builder(pfg);
+		if (ret)
+			return ret;
 	}
 	if (pfg->cache) {
 		perf_flamegraph__cache_key(&key, sample, machine);
+		bs.leaf_slot = flamegraph_cache__slot(pfg->cache, &key);
 		if (flamegraph_cache__find(pfg->cache, &key, &cached)) {
 			if (cached.filtered) {
 				pfg->nr_filtered++;
 				return 0;
 			}
-			flamegraph__account(&pfg->fg, cached.leaf, 1);
 			if (cached.kernel_unmapped)
 				pfg->nr_kernel_unmapped++;
-			return 0;
+			return flamegraph_builder__account(pfg->builder, bs.leaf_slot);
 		}
 	}
 
+	perf_flamegraph__sync_kernel(pfg, sample, machine);
 	addr_location__init(&al);
 	if (machine__resolve(machine, &al, sample) < 0) {
 		pr_debug("problem processing %d event, skipping it.\n",
@@ -392,15 +441,17 @@ static int process_sample_event(const struct perf_tool *tool,
 		pfg->nr_kernel_unmapped++;
 		cached.kernel_unmapped = true;
 	}
-	nr_insns = pfg->fg.nr_insns;
+	bs.insn = pfg->asm_leaves ? &sampled : NULL;
 	by_callers = perf_flamegraph__callers_key(pfg, &callers_key, sample, machine);
-	if (by_callers && flamegraph_cache__find(pfg->callers, &callers_key, &callers)) {
-		t0 = verbose > 0 ? now_ns() : 0;
-		cached.leaf = flamegraph__walk(&pfg->fg, callers.leaf, &sampled, 1,
-					       pfg->asm_leaves ? &sampled : NULL);
-		if (t0)
-			pfg->add_ns += now_ns() - t0;
-		goto out_leaf;
+	if (by_callers) {
+		callers_slot = flamegraph_cache__slot(pfg->callers, &callers_key);
+		if (flamegraph_cache__find(pfg->callers, &callers_key, &callers)) {
+			bs.from_slot = callers_slot;
+			bs.frames = &sampled;
+			bs.nr_frames = 1;
+			bs.callers_slot = -1;
+			goto out_add;
+		}
 	}
 
 	nr = perf_flamegraph__stack(pfg, evsel, sample, &al, machine, &sampled);
@@ -408,38 +459,21 @@ static int process_sample_event(const struct perf_tool *tool,
 		ret = nr;
 		goto out;
 	}
-	t0 = verbose > 0 ? now_ns() : 0;
 	/* Each entry gave one frame: the last one is the sampled function's. */
 	if (by_callers && nr != perf_flamegraph__nr_addresses(sample->callchain))
 		by_callers = false;
-	if (by_callers) {
-		parent = flamegraph__walk(&pfg->fg,
-					  flamegraph__comm(&pfg->fg, thread__comm_str(al.thread)),
-					  pfg->frames, nr - 1, NULL);
-		cached.leaf = flamegraph__walk(&pfg->fg, parent, &pfg->frames[nr - 1], 1,
-					       pfg->asm_leaves ? &sampled : NULL);
-	} else {
-		cached.leaf = flamegraph__leaf(&pfg->fg, thread__comm_str(al.thread),
-					       pfg->frames, nr,
-					       pfg->asm_leaves ? &sampled : NULL);
-	}
-	if (t0)
-		pfg->add_ns += now_ns() - t0;
+	bs.comm = thread__comm_str(al.thread);
+	bs.from_slot = -1;
+	bs.frames = pfg->frames;
+	bs.nr_frames = nr;
+	bs.callers_slot = by_callers ? callers_slot : -1;
 	/* Failing to remember the callers only costs the next one a resolution. */
-	if (by_callers && cached.leaf) {
-		struct flamegraph_cache_value value = { .leaf = parent };
-
-		flamegraph_cache__add(pfg->callers, &callers_key, &value);
-	}
-out_leaf:
-	if (!cached.leaf) {
-		ret = -ENOMEM;
+	if (by_callers)
+		flamegraph_cache__add(pfg->callers, &callers_key, &callers);
+out_add:
+	ret = flamegraph_builder__add(pfg->builder, &bs);
+	if (ret)
 		goto out;
-	}
-	/* A new instruction leaf: its symbol may be new too. */
-	if (pfg->prefetch && pfg->fg.nr_insns != nr_insns)
-		flamegraph_prefetch__add(pfg->prefetch, &sampled.ms);
-	flamegraph__account(&pfg->fg, cached.leaf, 1);
 out_cache:
 	/* Failing to cache only costs the next sample a resolution. */
 	if (pfg->cache)
@@ -489,6 +523,8 @@ static void perf_flamegraph__machine_changed(const struct perf_tool *tool,
 	struct flamegraph_cache *caches[] = { pfg->cache, pfg->callers };
 	size_t i;
 
+	/* The builder may be reading what the event changes. */
+	flamegraph_builder__sync(pfg->builder);
 	for (i = 0; i < ARRAY_SIZE(caches); i++) {
 		if (!caches[i])
 			continue;
@@ -732,6 +768,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 
 	t[0] = now_ns();
 	err = perf_session__process_events(session);
+	if (!err)
+		err = flamegraph_builder__finish(pfg->builder);
 	t[1] = now_ns();
 	if (pfg->cache) {
 		const struct flamegraph_cache_stats *st = flamegraph_cache__stats(pfg->cache);
@@ -748,8 +786,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 			 st->hits, st->misses);
 	}
 	/*
-	 * They point into the tree, which flamegraph__finish() changes: not
-	 * to be used from here on.  Freed at the end, not now, so that the
+	 * The builder kept their slots' nodes, which flamegraph__finish()
+	 * changes: not to be used from here on.  Freed at the end, so that the
 	 * disassembly's allocations don't land in the holes of their
 	 * callchain buffers (the disassembly was ~20% slower that way).
 	 */
@@ -781,7 +819,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 					   pfg->no_disasm[0] ? pfg->no_disasm : NULL,
 					   pfg->prefetch);
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(&pfg->fg, FLAMEGRAPH_SRCLINES_MAX);
+			err = flamegraph__add_srclines(&pfg->fg, FLAMEGRAPH_SRCLINES_MAX,
+						       pfg->prefetch);
 		if (err)
 			return err;
 	}
@@ -797,7 +836,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	t[4] = now_ns();
 	/* Where the time went, for make bench. */
 	pr_debug("perf flamegraph: phases (ms): events %.1f (of which tree %.1f), disassembly %.1f, finish %.1f, write %.1f\n",
-		 (t[1] - t[0]) / 1e6, pfg->add_ns / 1e6, (t[2] - t[1]) / 1e6,
+		 (t[1] - t[0]) / 1e6, flamegraph_builder__tree_ns(pfg->builder) / 1e6,
+		 (t[2] - t[1]) / 1e6,
 		 (t[3] - t[2]) / 1e6, (t[4] - t[3]) / 1e6);
 
 	if (quiet)
@@ -1189,6 +1229,7 @@ out_delete:
 out_fg:
 	flamegraph_cache__delete(pfg.cache);
 	flamegraph_cache__delete(pfg.callers);
+	flamegraph_builder__delete(pfg.builder);
 	flamegraph_prefetch__delete(pfg.prefetch);
 	flamegraph__exit(&pfg.fg);
 	hashmap__free(pfg.checked_dsos);

@@ -18,6 +18,7 @@
 #include "util/debug.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-arena.h"
+#include "util/flamegraph-builder.h"
 #include "util/flamegraph-cache.h"
 #include "util/machine.h"
 #include "util/map.h"
@@ -381,13 +382,114 @@ out:
 	return err;
 }
 
+/* Frames deeper than a batch of the builder holds (256 KiB). */
+#define DEEP_FRAMES	7000
+
+/*
+ * The builder's thread makes the tree the calling thread would: the same
+ * samples, given as the sample handler gives them (a cache's slot for a
+ * leaf or callers seen before), make the same folded output as
+ * flamegraph__add().
+ */
+static int test_builder(struct machine *machine)
+{
+	struct thread *perf = machine__findnew_thread(machine, FAKE_PID_PERF1, FAKE_PID_PERF1);
+	struct thread *bash = machine__findnew_thread(machine, FAKE_PID_BASH, FAKE_PID_BASH);
+	struct flamegraph_frame rec[3], other[3], malloc_frames[3], *deep;
+	struct addr_location al[9];
+	struct flamegraph direct, built;
+	struct flamegraph_builder *b = NULL;
+	char *want = NULL, *got = NULL;
+	int i, err = TEST_FAIL;
+
+	flamegraph__init(&direct);
+	flamegraph__init(&built);
+	deep = calloc(DEEP_FRAMES, sizeof(*deep));
+	for (i = 0; i < 9; i++)
+		addr_location__init(&al[i]);
+	if (!perf || !bash || !deep)
+		goto out;
+	for (i = 0; i < 3; i++) {
+		resolve(perf, &record[i], &al[i], &rec[i]);
+		resolve(perf, &record_other_ip[i], &al[3 + i], &other[i]);
+		resolve(bash, &bash_malloc[i], &al[6 + i], &malloc_frames[i]);
+	}
+	for (i = 0; i < DEEP_FRAMES; i++)
+		deep[i] = rec[0];
+
+	if (flamegraph__add(&direct, "perf", rec, 3, &rec[2]) ||
+	    flamegraph__add(&direct, "perf", rec, 3, &rec[2]) ||
+	    flamegraph__add(&direct, "perf", other, 3, &other[2]) ||
+	    flamegraph__add(&direct, "bash", malloc_frames, 3, NULL) ||
+	    flamegraph__add(&direct, "perf", deep, DEEP_FRAMES, &deep[0]) ||
+	    flamegraph__add(&direct, "perf", other, 3, &other[2]))
+		goto out;
+
+	b = flamegraph_builder__new(&built, 2, 1, NULL);
+	if (!b)
+		goto out;
+	{
+		/* A new stack: its callers in slot 0, its leaf in slot 0. */
+		struct flamegraph_builder_sample first = {
+			.comm = "perf", .from_slot = -1, .frames = rec, .nr_frames = 3,
+			.insn = &rec[2], .callers_slot = 0, .leaf_slot = 0,
+		};
+		/* The same callers, another IP: from callers slot 0. */
+		struct flamegraph_builder_sample by_callers = {
+			.from_slot = 0, .frames = &other[2], .nr_frames = 1,
+			.insn = &other[2], .callers_slot = -1, .leaf_slot = 1,
+		};
+		struct flamegraph_builder_sample no_slots = {
+			.comm = "bash", .from_slot = -1, .frames = malloc_frames,
+			.nr_frames = 3, .callers_slot = -1, .leaf_slot = -1,
+		};
+		struct flamegraph_builder_sample too_deep = {
+			.comm = "perf", .from_slot = -1, .frames = deep,
+			.nr_frames = DEEP_FRAMES, .insn = &deep[0],
+			.callers_slot = -1, .leaf_slot = -1,
+		};
+
+		if (flamegraph_builder__add(b, &first) ||
+		    flamegraph_builder__account(b, 0) ||
+		    flamegraph_builder__add(b, &by_callers) ||
+		    flamegraph_builder__add(b, &no_slots) ||
+		    flamegraph_builder__add(b, &too_deep) ||
+		    flamegraph_builder__account(b, 1) ||
+		    flamegraph_builder__finish(b))
+			goto out;
+	}
+	if (built.nr_samples != 6 || built.nr_nodes != direct.nr_nodes ||
+	    built.nr_insns != direct.nr_insns ||
+	    flamegraph__finish(&direct) || flamegraph__finish(&built))
+		goto out;
+	want = write_to_string(&direct, FLAMEGRAPH_FOLDED, NULL);
+	got = write_to_string(&built, FLAMEGRAPH_FOLDED, NULL);
+	if (want && got && !strcmp(want, got))
+		err = TEST_OK;
+out:
+	if (err)
+		pr_debug("flame graph builder test failed:\n%s\nexpected:\n%s\n",
+			 got ?: "(none)", want ?: "(none)");
+	flamegraph_builder__delete(b);
+	flamegraph__exit(&built);
+	flamegraph__exit(&direct);
+	for (i = 0; i < 9; i++)
+		addr_location__exit(&al[i]);
+	free(deep);
+	free(want);
+	free(got);
+	thread__put(perf);
+	thread__put(bash);
+	return err;
+}
+
 /* The cache of resolved samples: equal keys hit, any difference misses. */
 static int test_cache(void)
 {
 	/* One slot: every lookup compares with the key there. */
 	struct flamegraph_cache *cache = flamegraph_cache__new(0);
-	struct flamegraph_node a = { .self = 0 }, b = { .self = 0 };
-	struct flamegraph_cache_value va = { .leaf = &a }, vb = { .leaf = &b }, got;
+	struct flamegraph_cache_value va = { .filtered = true, },
+				      vb = { .kernel_unmapped = true, }, got;
 	const struct flamegraph_cache_stats *st;
 	struct flamegraph_cache_key ka, kb;
 	u64 ips[] = { PERF_CONTEXT_USER, 0x401126, 0x401174 };
@@ -398,9 +500,10 @@ static int test_cache(void)
 	TEST_ASSERT_VAL("No memory", cache);
 	flamegraph_cache_key__init(&ka, NULL, 10, 11, PERF_RECORD_MISC_USER,
 				   0x401126, 3, ips);
-	if (flamegraph_cache__find(cache, &ka, &got) ||
+	if (flamegraph_cache__slot(cache, &ka) != 0 ||
+	    flamegraph_cache__find(cache, &ka, &got) ||
 	    flamegraph_cache__add(cache, &ka, &va) ||
-	    !flamegraph_cache__find(cache, &ka, &got) || got.leaf != &a)
+	    !flamegraph_cache__find(cache, &ka, &got) || (!got.filtered || got.kernel_unmapped))
 		goto out;
 	/* Another callchain, thread, or cpumode: not the same sample. */
 	flamegraph_cache_key__init(&kb, NULL, 10, 11, PERF_RECORD_MISC_USER,
@@ -419,7 +522,7 @@ static int test_cache(void)
 	ips[2] = 0;
 	flamegraph_cache_key__init(&kb, NULL, 10, 11, PERF_RECORD_MISC_USER,
 				   0x401126, 3, same);
-	if (!flamegraph_cache__find(cache, &kb, &got) || got.leaf != &a)
+	if (!flamegraph_cache__find(cache, &kb, &got) || (!got.filtered || got.kernel_unmapped))
 		goto out;
 	ips[2] = 0x401174;
 
@@ -428,17 +531,17 @@ static int test_cache(void)
 				   0x500000, 3, ips);
 	if (flamegraph_cache__add(cache, &kb, &vb) ||
 	    flamegraph_cache__find(cache, &ka, &got) ||
-	    !flamegraph_cache__find(cache, &kb, &got) || got.leaf != &b)
+	    !flamegraph_cache__find(cache, &kb, &got) || (got.filtered || !got.kernel_unmapped))
 		goto out;
 
 	/* Another process's events leave it; its own forget it. */
 	flamegraph_cache__flush_pid(cache, 12);
-	if (!flamegraph_cache__find(cache, &kb, &got) || got.leaf != &b)
+	if (!flamegraph_cache__find(cache, &kb, &got) || (got.filtered || !got.kernel_unmapped))
 		goto out;
 	flamegraph_cache__flush_pid(cache, 10);
 	if (flamegraph_cache__find(cache, &kb, &got) ||
 	    flamegraph_cache__add(cache, &kb, &vb) ||
-	    !flamegraph_cache__find(cache, &kb, &got) || got.leaf != &b)
+	    !flamegraph_cache__find(cache, &kb, &got) || (got.filtered || !got.kernel_unmapped))
 		goto out;
 
 	/* An event that changes the machine empties it. */
@@ -523,6 +626,8 @@ static int test__flamegraph(struct test_suite *test __maybe_unused,
 	err = test_merge_insns(machine);
 	if (err == TEST_OK)
 		err = test_many_children();
+	if (err == TEST_OK)
+		err = test_builder(machine);
 	if (err == TEST_OK)
 		err = test_cache();
 	if (err == TEST_OK)

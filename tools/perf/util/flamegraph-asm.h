@@ -93,6 +93,7 @@ bool flamegraph__decodes_in_process(struct perf_env *env);
  * @fg: the flame graph, instruction leaves labelled by
  *      flamegraph__annotate(), not yet finished
  * @max: how many instructions at most, the ones with the most samples
+ * @pf: the prefetcher, finished, whose DWARF opened ahead is used, or NULL
  *
  * Sets @srcline ("file:line") of the instruction leaves of the @max
  * hottest instructions (an instruction: its DSO and objdump address,
@@ -108,6 +109,18 @@ bool flamegraph__decodes_in_process(struct perf_env *env);
  *
  * Return: 0 on success, -ENOMEM.
  */
-int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max);
+int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max,
+			     struct flamegraph_prefetch *pf);
+
+/**
+ * flamegraph__dwarf_name - the file to look up a DSO's source lines in
+ * @dso: the DSO
+ *
+ * Return: the file perf's srcline code would give addr2line for @dso
+ * (srcline_dso_name(): the file perf read its symbols from, else its
+ * path), owned by @dso; NULL for a DSO without one ([vdso], a JIT's
+ * perf map) or whose lines perf's srcline code found none of before.
+ */
+const char *flamegraph__dwarf_name(const struct dso *dso);
 
 #endif /* __PERF_FLAMEGRAPH_ASM_H */

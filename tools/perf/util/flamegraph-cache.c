@@ -137,11 +137,17 @@ void flamegraph_cache__delete(struct flamegraph_cache *cache)
 	free(cache);
 }
 
+size_t flamegraph_cache__slot(const struct flamegraph_cache *cache,
+			      const struct flamegraph_cache_key *key)
+{
+	return key->hash & cache->mask;
+}
+
 bool flamegraph_cache__find(struct flamegraph_cache *cache,
 			    const struct flamegraph_cache_key *key,
 			    struct flamegraph_cache_value *value)
 {
-	size_t i = key->hash & cache->mask;
+	size_t i = flamegraph_cache__slot(cache, key);
 	struct flamegraph_cache_slot *slot = &cache->slots[i];
 
 	if (cache->tags[i] != flamegraph_cache__tag(key->hash) ||
@@ -160,7 +166,7 @@ int flamegraph_cache__add(struct flamegraph_cache *cache,
 			  const struct flamegraph_cache_key *key,
 			  const struct flamegraph_cache_value *value)
 {
-	size_t i = key->hash & cache->mask;
+	size_t i = flamegraph_cache__slot(cache, key);
 	struct flamegraph_cache_slot *slot = &cache->slots[i];
 
 	/* Twice as long when too short: at most as much again is left unused. */

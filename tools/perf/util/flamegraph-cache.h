@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-struct flamegraph_node;
 struct flamegraph_cache;
 struct machine;
 
@@ -41,12 +40,13 @@ struct flamegraph_cache_key {
 
 /**
  * struct flamegraph_cache_value - what a key resolved to
- * @leaf: the node the sample was counted in, or NULL when @filtered
  * @filtered: the sample was filtered out (--comms, --dsos, --symbols, ...)
  * @kernel_unmapped: a kernel sample IP with no kernel map
+ *
+ * Where the sample went in the tree is kept by the tree's builder, in the
+ * key's slot (flamegraph_cache__slot()).
  */
 struct flamegraph_cache_value {
-	struct flamegraph_node	*leaf;
 	bool			filtered;
 	bool			kernel_unmapped;
 };
@@ -86,12 +86,11 @@ void flamegraph_cache_key__init(struct flamegraph_cache_key *key,
  *             buffer only grows, so memory is bounded by the slots times
  *             the deepest callchain each saw
  *
- * The cache maps a sample's key to the tree node perf flamegraph counted
- * it in, so that a sample seen before skips symbol resolution and the
- * tree walk.  It is direct mapped: a key that lands on a taken slot
- * replaces the one there.  It holds no reference on the nodes: flush or
- * delete it before anything frees them (flamegraph__finish() merges
- * leaves).
+ * The cache tells whether a sample's key was seen, and the slot it is in,
+ * which stands for the tree node perf flamegraph counted that key's
+ * samples in (struct flamegraph_builder_sample), so that a sample seen
+ * before skips symbol resolution and the tree walk.  It is direct mapped:
+ * a key that lands on a taken slot replaces the one there.
  *
  * Return: the cache, to free with flamegraph_cache__delete(), or NULL
  * when out of memory.
@@ -138,6 +137,18 @@ void flamegraph_cache__flush_pid(struct flamegraph_cache *cache, s32 pid);
 bool flamegraph_cache__find(struct flamegraph_cache *cache,
 			    const struct flamegraph_cache_key *key,
 			    struct flamegraph_cache_value *value);
+
+/**
+ * flamegraph_cache__slot - the slot of a key
+ * @cache: the cache
+ * @key: the key, from flamegraph_cache_key__init()
+ *
+ * Return: the slot flamegraph_cache__find() looks @key up in, and
+ * flamegraph_cache__add() puts it in: one of as many as 2^@slot_bits of
+ * flamegraph_cache__new(), the same for the same key.
+ */
+size_t flamegraph_cache__slot(const struct flamegraph_cache *cache,
+			      const struct flamegraph_cache_key *key);
 
 /**
  * flamegraph_cache__add - remember what a sample resolved to

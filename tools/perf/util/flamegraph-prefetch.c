@@ -10,8 +10,10 @@
 #include <linux/err.h>
 #include <linux/zalloc.h>
 
+#include "debuginfo.h"
 #include "dso.h"
 #include "flamegraph.h"
+#include "flamegraph-asm.h"
 #include "flamegraph-insns.h"
 #include "flamegraph-prefetch.h"
 #include "hashmap.h"
@@ -30,16 +32,36 @@ struct flamegraph_prefetch_sym {
 	int		err;
 };
 
+/*
+ * The DWARF of a DSO with sampled symbols, for the HTML page's source
+ * lines (flamegraph__add_srclines()), opened when the thread has no
+ * symbol to decode.
+ */
+struct flamegraph_prefetch_dwarf {
+	struct dso		*dso;	/* a reference */
+	char			*name;	/* flamegraph__dwarf_name(), NULL: none */
+	struct debuginfo	*dbg;	/* NULL: none found, or taken */
+	bool			opened;
+};
+
 struct flamegraph_prefetch {
-	/* Guards the queue: @syms, @nr, @alloc, @next and @stop. */
+	/* Guards the queues: @syms, @nr, @alloc, @next, @dwarfs... and @stop. */
 	struct mutex	lock;
-	struct cond	added;	/* a symbol was queued, or @stop set */
+	struct cond	added;	/* a symbol or DSO was queued, or @stop set */
 	struct flamegraph_prefetch_sym **syms;
 	size_t		nr;
 	size_t		alloc;
 	size_t		next;
+	struct flamegraph_prefetch_dwarf **dwarfs;
+	size_t		nr_dwarfs;
+	size_t		alloc_dwarfs;
+	size_t		next_dwarf;
 	bool		stop;
-	/* The creating thread's: symbol -> its entry, decoder, counts. */
+	bool		want_dwarf;
+	/*
+	 * The adding thread's, then (once it is done) the finishing one's:
+	 * symbol -> its entry, decoder, counts.
+	 */
 	struct hashmap	*index;
 	struct flamegraph_decoder *decoder;
 	bool		finished;
@@ -48,21 +70,31 @@ struct flamegraph_prefetch {
 	pthread_t	thread;
 	struct flamegraph_decoder *thread_decoder;
 	size_t		nr_thread;
+	size_t		nr_dwarf_opened;
 };
 
-/* The thread's next symbol: NULL once it is told to stop. */
-static struct flamegraph_prefetch_sym *
-flamegraph_prefetch__next(struct flamegraph_prefetch *pf)
+/*
+ * The thread's next symbol, else (*@dwarf) the next DSO whose DWARF to
+ * open; false once it is told to stop.
+ */
+static bool flamegraph_prefetch__next(struct flamegraph_prefetch *pf,
+				      struct flamegraph_prefetch_sym **s,
+				      struct flamegraph_prefetch_dwarf **dwarf)
 {
-	struct flamegraph_prefetch_sym *s = NULL;
+	bool more;
 
+	*s = NULL;
+	*dwarf = NULL;
 	mutex_lock(&pf->lock);
-	while (pf->next == pf->nr && !pf->stop)
+	while (pf->next == pf->nr && pf->next_dwarf == pf->nr_dwarfs && !pf->stop)
 		cond_wait(&pf->added, &pf->lock);
-	if (!pf->stop)
-		s = pf->syms[pf->next++];
+	more = !pf->stop;
+	if (more && pf->next < pf->nr)
+		*s = pf->syms[pf->next++];
+	else if (more)
+		*dwarf = pf->dwarfs[pf->next_dwarf++];
 	mutex_unlock(&pf->lock);
-	return s;
+	return more;
 }
 
 static void flamegraph_prefetch_sym__decode(struct flamegraph_prefetch_sym *s,
@@ -75,21 +107,31 @@ static void flamegraph_prefetch_sym__decode(struct flamegraph_prefetch_sym *s,
 static void *flamegraph_prefetch__thread(void *arg)
 {
 	struct flamegraph_prefetch *pf = arg;
+	struct flamegraph_prefetch_dwarf *dwarf;
 	struct flamegraph_prefetch_sym *s;
 
-	while ((s = flamegraph_prefetch__next(pf)) != NULL) {
-		flamegraph_prefetch_sym__decode(s, pf->thread_decoder);
-		pf->nr_thread++;
+	while (flamegraph_prefetch__next(pf, &s, &dwarf)) {
+		if (s) {
+			flamegraph_prefetch_sym__decode(s, pf->thread_decoder);
+			pf->nr_thread++;
+			continue;
+		}
+		/* libdw opens the file itself: no dso data cache is read. */
+		if (dwarf->name)
+			dwarf->dbg = debuginfo__new(dwarf->name);
+		dwarf->opened = true;
+		pf->nr_dwarf_opened++;
 	}
 	return NULL;
 }
 
-struct flamegraph_prefetch *flamegraph_prefetch__new(void)
+struct flamegraph_prefetch *flamegraph_prefetch__new(bool dwarf)
 {
 	struct flamegraph_prefetch *pf = zalloc(sizeof(*pf));
 
 	if (!pf)
 		return NULL;
+	pf->want_dwarf = dwarf;
 	pf->index = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
 	pf->decoder = flamegraph_decoder__new();
 	pf->thread_decoder = flamegraph_decoder__new();
@@ -113,6 +155,53 @@ out_free:
 	flamegraph_decoder__delete(pf->thread_decoder);
 	free(pf);
 	return NULL;
+}
+
+/*
+ * Queue the DWARF of @dso to be opened, once.  Its name is found here:
+ * the thread adding symbols runs between the events that could change it.
+ */
+static void flamegraph_prefetch__add_dwarf(struct flamegraph_prefetch *pf,
+					   struct dso *dso)
+{
+	struct flamegraph_prefetch_dwarf *dwarf;
+	const char *name;
+	size_t i;
+
+	/* Only this function changes @dwarfs: read here without the lock. */
+	for (i = 0; i < pf->nr_dwarfs; i++) {
+		if (pf->dwarfs[i]->dso == dso)
+			return;
+	}
+	dwarf = zalloc(sizeof(*dwarf));
+	if (!dwarf)
+		return;
+	name = flamegraph__dwarf_name(dso);
+	dwarf->name = name ? strdup(name) : NULL;
+	if (name && !dwarf->name)
+		goto out_free;
+
+	mutex_lock(&pf->lock);
+	if (pf->nr_dwarfs == pf->alloc_dwarfs) {
+		size_t alloc = pf->alloc_dwarfs ? pf->alloc_dwarfs * 2 : 16;
+		void *dwarfs = realloc(pf->dwarfs, alloc * sizeof(*pf->dwarfs));
+
+		if (!dwarfs) {
+			mutex_unlock(&pf->lock);
+			goto out_free;
+		}
+		pf->dwarfs = dwarfs;
+		pf->alloc_dwarfs = alloc;
+	}
+	dwarf->dso = dso__get(dso);
+	pf->dwarfs[pf->nr_dwarfs++] = dwarf;
+	cond_signal(&pf->added);
+	mutex_unlock(&pf->lock);
+	return;
+
+out_free:
+	free(dwarf->name);
+	free(dwarf);
 }
 
 void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
@@ -153,6 +242,8 @@ void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
 	pf->syms[pf->nr++] = s;
 	cond_signal(&pf->added);
 	mutex_unlock(&pf->lock);
+	if (pf->want_dwarf)
+		flamegraph_prefetch__add_dwarf(pf, dso);
 	return;
 
 out_free:
@@ -204,6 +295,27 @@ int flamegraph_prefetch__starts(struct flamegraph_prefetch *pf,
 	return s->err;
 }
 
+bool flamegraph_prefetch__take_dwarf(struct flamegraph_prefetch *pf,
+				     const struct dso *dso,
+				     struct debuginfo **dbg)
+{
+	size_t i;
+
+	if (!pf || !pf->finished)
+		return false;
+	for (i = 0; i < pf->nr_dwarfs; i++) {
+		struct flamegraph_prefetch_dwarf *dwarf = pf->dwarfs[i];
+
+		if (dwarf->dso != dso || !dwarf->opened)
+			continue;
+		*dbg = dwarf->dbg;
+		dwarf->dbg = NULL;
+		dwarf->opened = false;
+		return true;
+	}
+	return false;
+}
+
 size_t flamegraph_prefetch__nr_decoded(const struct flamegraph_prefetch *pf,
 				       size_t *in_thread)
 {
@@ -227,6 +339,15 @@ void flamegraph_prefetch__delete(struct flamegraph_prefetch *pf)
 		free(s);
 	}
 	free(pf->syms);
+	for (i = 0; i < pf->nr_dwarfs; i++) {
+		struct flamegraph_prefetch_dwarf *dwarf = pf->dwarfs[i];
+
+		debuginfo__delete(dwarf->dbg);
+		dso__put(dwarf->dso);
+		free(dwarf->name);
+		free(dwarf);
+	}
+	free(pf->dwarfs);
 	hashmap__free(pf->index);
 	flamegraph_decoder__delete(pf->decoder);
 	flamegraph_decoder__delete(pf->thread_decoder);

@@ -2,14 +2,19 @@
 #ifndef __PERF_FLAMEGRAPH_PREFETCH_H
 #define __PERF_FLAMEGRAPH_PREFETCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+struct debuginfo;
+struct dso;
 struct flamegraph_prefetch;
 struct map_symbol;
 struct symbol;
 
 /**
  * flamegraph_prefetch__new - decode sampled symbols while events are read
+ * @dwarf: also open the DWARF of each DSO with sampled symbols, for
+ *         flamegraph__add_srclines(), when there is nothing to decode
  *
  * perf flamegraph --asm decodes each sampled symbol of a user-space
  * image from its start (flamegraph__insn_starts()) to find its sampled
@@ -17,13 +22,16 @@ struct symbol;
  * first sample on: a thread started here decodes the symbols given to
  * flamegraph_prefetch__add() while the main thread goes on reading
  * events.  It only reads DSOs through perf's dso data layer and decodes
- * with a capstone handle of its own; it starts no process.
+ * with a capstone handle of its own; it starts no process.  With @dwarf,
+ * it opens each of their DSOs' DWARF as flamegraph__add_srclines() would
+ * (debuginfo__new() of flamegraph__dwarf_name(): libdw opens the files),
+ * where it has no symbol to decode.
  *
  * Return: the prefetcher, to free with flamegraph_prefetch__delete();
  * NULL when perf has no capstone, or no thread or memory could be had
  * (then flamegraph__annotate() decodes every symbol itself).
  */
-struct flamegraph_prefetch *flamegraph_prefetch__new(void);
+struct flamegraph_prefetch *flamegraph_prefetch__new(bool dwarf);
 
 /**
  * flamegraph_prefetch__add - decode a sampled symbol in the background
@@ -33,9 +41,10 @@ struct flamegraph_prefetch *flamegraph_prefetch__new(void);
  *      (flamegraph__user_image())
  *
  * Takes a reference to the symbol's DSO, which holds the symbol, until
- * flamegraph_prefetch__delete().  Called from the thread that created
- * @pf only.  Failing to queue the symbol (out of memory) only leaves it
- * to flamegraph__annotate().
+ * flamegraph_prefetch__delete().  Called from one thread, the one that
+ * builds the tree (util/flamegraph-builder.h), and not after
+ * flamegraph_prefetch__finish().  Failing to queue the symbol (out of
+ * memory) only leaves it to flamegraph__annotate().
  */
 void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
 			      const struct map_symbol *ms);
@@ -66,6 +75,20 @@ void flamegraph_prefetch__finish(struct flamegraph_prefetch *pf);
 int flamegraph_prefetch__starts(struct flamegraph_prefetch *pf,
 				const struct symbol *sym,
 				const unsigned long **starts);
+
+/**
+ * flamegraph_prefetch__take_dwarf - the DWARF of a DSO, opened ahead
+ * @pf: the prefetcher, finished, or NULL
+ * @dso: the DSO
+ * @dbg: set to its DWARF, NULL when none was found; the caller owns it
+ *       (debuginfo__delete())
+ *
+ * Return: true when the thread opened (or looked for) @dso's DWARF and
+ * it was not taken before; false otherwise, with @dbg unchanged.
+ */
+bool flamegraph_prefetch__take_dwarf(struct flamegraph_prefetch *pf,
+				     const struct dso *dso,
+				     struct debuginfo **dbg);
 
 /**
  * flamegraph_prefetch__nr_decoded - symbols decoded, for perf flamegraph -v

@@ -222,7 +222,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		err = flamegraph__annotate(&fg, evsel,
 					   no_disasm[0] ? no_disasm : NULL, NULL);
 		if (!err && fr->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
+			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX, NULL);
 	}
 	if (!err)
 		err = flamegraph__finish(&fg);

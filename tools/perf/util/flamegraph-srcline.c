@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 
+#include "debug.h"
 #include "debuginfo.h"
 #include "dso.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
+#include "flamegraph-prefetch.h"
 #include "map.h"
 #include "srcline.h"
 
@@ -107,6 +110,7 @@ struct srcline_dwarf {
 struct srcline_dwarfs {
 	struct srcline_dwarf	*dwarfs;
 	size_t			nr;
+	size_t			nr_ahead;	/* opened while events were read */
 };
 
 #ifdef HAVE_DWARF_SUPPORT
@@ -141,9 +145,23 @@ static char *srcline_dwarf__srcline(struct srcline_dwarf *sd __maybe_unused,
 }
 #endif
 
-/* The DWARF of @dso, opened on first use; NULL without memory. */
+const char *flamegraph__dwarf_name(const struct dso *dso)
+{
+	/* What perf's srcline code gives addr2line (srcline_dso_name()). */
+	const char *name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
+
+	if (!dso__has_srcline(dso) || name[0] == '[' || is_perf_pid_map_name(name))
+		return NULL;
+	return name;
+}
+
+/*
+ * The DWARF of @dso, opened on first use (or taken from @pf, which may
+ * have opened it while the events were read); NULL without memory.
+ */
 static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
-						  struct dso *dso)
+						  struct dso *dso,
+						  struct flamegraph_prefetch *pf)
 {
 	struct srcline_dwarf *sd;
 	const char *name;
@@ -160,9 +178,12 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 	sd = &sd[sds->nr++];
 	sd->dso = dso;
 	sd->dbg = NULL;
-	/* What perf's srcline code gives addr2line (srcline_dso_name()). */
-	name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
-	if (dso__has_srcline(dso) && name[0] != '[' && !is_perf_pid_map_name(name))
+	if (flamegraph_prefetch__take_dwarf(pf, dso, &sd->dbg)) {
+		sds->nr_ahead++;
+		return sd;
+	}
+	name = flamegraph__dwarf_name(dso);
+	if (name)
 		sd->dbg = debuginfo__new(name);
 	return sd;
 }
@@ -174,13 +195,14 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
  * compilation directory, which perf's srcline code (addr2line) joins.
  */
 static bool srcline_dwarfs__srcline(struct srcline_dwarfs *sds, struct dso *dso,
-				    u64 addr, char **srcline)
+				    u64 addr, char **srcline,
+				    struct flamegraph_prefetch *pf)
 {
 	struct srcline_dwarf *sd;
 
 	if (srcline_full_filename)
 		return false;
-	sd = srcline_dwarfs__find(sds, dso);
+	sd = srcline_dwarfs__find(sds, dso, pf);
 	if (!sd || !sd->dbg)
 		return false;
 	*srcline = srcline_dwarf__srcline(sd, addr);
@@ -201,13 +223,14 @@ static void srcline_dwarfs__exit(struct srcline_dwarfs *sds)
  * the DSO's DWARF, else perf's srcline code's (NULL for its "??:0").
  */
 static char *insn_ref__srcline(const struct insn_ref *ref,
-			       struct srcline_dwarfs *sds)
+			       struct srcline_dwarfs *sds,
+			       struct flamegraph_prefetch *pf)
 {
 	struct flamegraph_node *leaf = ref->leaf;
 	struct dso *dso = map__dso(leaf->ms.map);
 	char *srcline;
 
-	if (srcline_dwarfs__srcline(sds, dso, ref->addr, &srcline))
+	if (srcline_dwarfs__srcline(sds, dso, ref->addr, &srcline, pf))
 		return srcline;
 	srcline = get_srcline(dso, ref->addr, leaf->ms.sym,
 			      /*show_sym=*/false, /*show_addr=*/false, ref->addr);
@@ -216,12 +239,13 @@ static char *insn_ref__srcline(const struct insn_ref *ref,
 	return srcline == SRCLINE_UNKNOWN ? NULL : srcline;
 }
 
-int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
+int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max,
+			     struct flamegraph_prefetch *pf)
 {
 	struct insn_refs ir = { .refs = NULL, };
 	struct srcline_dwarfs sds = { .dwarfs = NULL, };
 	struct insn_group *groups = NULL;
-	size_t nr_groups = 0, i, j;
+	size_t nr_groups = 0, nr_lines = 0, i, j;
 	int err;
 
 	err = insn_refs__collect(&ir, &fg->root);
@@ -244,8 +268,9 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 
 	for (i = 0; i < nr_groups && i < max; i++) {
 		struct insn_ref *first = &ir.refs[groups[i].first];
-		char *srcline = insn_ref__srcline(first, &sds);
+		char *srcline = insn_ref__srcline(first, &sds, pf);
 
+		nr_lines += !!srcline;
 		for (j = 0; srcline && j < groups[i].nr; j++) {
 			struct flamegraph_node *leaf = first[j].leaf;
 
@@ -256,6 +281,8 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 		}
 		free(srcline);
 	}
+	pr_debug("perf flamegraph: source lines: %zu of the %zu hottest instructions, from the DWARF of %zu DSOs (%zu of them opened ahead)\n",
+		 nr_lines, min_t(size_t, nr_groups, max), sds.nr, sds.nr_ahead);
 out:
 	srcline_dwarfs__exit(&sds);
 	free(groups);

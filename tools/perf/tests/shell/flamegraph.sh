@@ -142,6 +142,22 @@ PY
 	# The call path of the workload is there, outermost caller first.
 	grep -q "^fgwork;.*main;work;spin (fgwork+0x[0-9a-f]*);.* \[0x[0-9a-f]*\] [0-9]*$" \
 		"${workdir}/p.folded"
+	# The page's source lines (addr2line's, checked above) come from the
+	# DWARF of fgwork at least, opened by the second thread if it had the
+	# time, else when they are looked up.
+	perf flamegraph -v -i "${workdir}/p.data" --asm -o "${workdir}/v.html" \
+		2> "${workdir}/vh.err"
+	python3 - "${workdir}/vh.err" <<'PY'
+import re, sys
+m = re.search(r"^perf flamegraph: source lines: (\d+) of the (\d+) hottest "
+              r"instructions, from the DWARF of (\d+) DSOs \((\d+) of them "
+              r"opened ahead\)$", open(sys.argv[1]).read(), re.M)
+assert m, "no source lines summary in -v"
+lines, hot, dsos, ahead = map(int, m.groups())
+assert 0 < lines <= hot <= 256 and 0 < dsos and ahead <= dsos, m.groups()
+print("%d source lines for %d hot instructions, DWARF of %d DSOs, %d opened ahead"
+      % (lines, hot, dsos, ahead))
+PY
 }
 
 test_intel_syntax() {
