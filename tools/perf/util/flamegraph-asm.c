@@ -144,23 +144,17 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 	flamegraph_asm__warn(fa, node, why);
 }
 
-static int flamegraph_asm__collect(struct flamegraph_asm *fa,
-				   struct flamegraph_node *node)
+/* Each instruction leaf, under its symbol (fa->syms). */
+static int flamegraph_asm__collect(struct flamegraph_asm *fa)
 {
-	struct rb_node *nd;
+	struct flamegraph *fg = fa->fg;
+	u64 i;
 
-	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
-		struct flamegraph_node *child;
+	for (i = 0; i < fg->nr_insns; i++) {
+		struct flamegraph_node *child = fg->insns[i];
 		struct flamegraph_sym_leaves *sl = NULL;
 		int err;
 
-		child = rb_entry(nd, struct flamegraph_node, rb_node);
-		if (child->kind != FLAMEGRAPH_INSN) {
-			err = flamegraph_asm__collect(fa, child);
-			if (err)
-				return err;
-			continue;
-		}
 		if (!child->ms.sym) {
 			flamegraph_asm__warn_unknown(fa, child);
 			continue;
@@ -721,7 +715,7 @@ int flamegraph__annotate(struct flamegraph *fg, struct evsel *evsel,
 	fa.decoder = flamegraph_decoder__new();
 	arch = perf_env__arch(evsel__env(evsel));
 	fa.arch = arch ? arch__find(arch) : NULL;
-	err = flamegraph_asm__collect(&fa, &fg->root);
+	err = flamegraph_asm__collect(&fa);
 	/* A DSO's symbols in address order: its image is read front to back. */
 	order = calloc(hashmap__size(fa.syms) ?: 1, sizeof(*order));
 	if (!order && !err)

@@ -36,38 +36,25 @@ struct insn_group {
 struct insn_refs {
 	struct insn_ref	*refs;
 	size_t		nr;
-	size_t		alloc;
 };
 
 /* Leaves whose text the disassembler gave: they have an objdump address. */
-static int insn_refs__collect(struct insn_refs *ir, struct flamegraph_node *node)
+static int insn_refs__collect(struct insn_refs *ir, struct flamegraph *fg)
 {
-	struct rb_node *nd;
+	u64 i;
 
-	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
-		struct flamegraph_node *child = rb_entry(nd, struct flamegraph_node,
-							 rb_node);
+	ir->refs = calloc(fg->nr_insns ?: 1, sizeof(*ir->refs));
+	if (!ir->refs)
+		return -ENOMEM;
+	for (i = 0; i < fg->nr_insns; i++) {
+		struct flamegraph_node *leaf = fg->insns[i];
 
-		if (child->kind != FLAMEGRAPH_INSN) {
-			if (insn_refs__collect(ir, child))
-				return -ENOMEM;
+		if (!leaf->label || !leaf->ms.sym || !leaf->ms.map)
 			continue;
-		}
-		if (!child->label || !child->ms.sym || !child->ms.map)
-			continue;
-		if (ir->nr == ir->alloc) {
-			size_t alloc = ir->alloc ? ir->alloc * 2 : 256;
-			void *p = realloc(ir->refs, alloc * sizeof(*ir->refs));
-
-			if (!p)
-				return -ENOMEM;
-			ir->refs = p;
-			ir->alloc = alloc;
-		}
 		ir->refs[ir->nr++] = (struct insn_ref){
-			.leaf = child,
-			.dso  = map__dso(child->ms.map),
-			.addr = child->objdump_addr,
+			.leaf = leaf,
+			.dso  = map__dso(leaf->ms.map),
+			.addr = leaf->objdump_addr,
 		};
 	}
 	return 0;
@@ -248,7 +235,7 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max,
 	size_t nr_groups = 0, nr_lines = 0, i, j;
 	int err;
 
-	err = insn_refs__collect(&ir, &fg->root);
+	err = insn_refs__collect(&ir, fg);
 	if (err || !ir.nr)
 		goto out;
 	qsort(ir.refs, ir.nr, sizeof(*ir.refs), insn_ref__cmp);

@@ -61,6 +61,7 @@ static void flamegraph_node__delete_children(struct flamegraph_node *node)
 void flamegraph__exit(struct flamegraph *fg)
 {
 	flamegraph__free_slots(fg);
+	zfree(&fg->insns);
 	flamegraph_node__delete_children(&fg->root);
 	zfree(&fg->root.label);
 	flamegraph_arena__exit(&fg->arena);
@@ -256,6 +257,22 @@ static int flamegraph__hash_child(struct flamegraph *fg,
 	return 0;
 }
 
+/* Room in fg->insns for one more.  Return: 0, -ENOMEM. */
+static int flamegraph__reserve_insn(struct flamegraph *fg)
+{
+	size_t alloc = fg->alloc_insns ? fg->alloc_insns * 2 : 1024;
+	struct flamegraph_node **insns;
+
+	if (fg->nr_insns < fg->alloc_insns)
+		return 0;
+	insns = realloc(fg->insns, alloc * sizeof(*insns));
+	if (!insns)
+		return -ENOMEM;
+	fg->insns = insns;
+	fg->alloc_insns = alloc;
+	return 0;
+}
+
 static struct flamegraph_node *
 flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 		  const struct flamegraph_key *key,
@@ -288,6 +305,8 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
 
+	if (key->kind == FLAMEGRAPH_INSN && flamegraph__reserve_insn(fg))
+		return NULL;
 	node = flamegraph_arena__zalloc(&fg->arena, sizeof(*node), FLAMEGRAPH_NODE_ALIGN);
 	if (!node)
 		return NULL;
@@ -321,7 +340,7 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 	parent->nr_children++;
 	fg->nr_nodes++;
 	if (key->kind == FLAMEGRAPH_INSN)
-		fg->nr_insns++;
+		fg->insns[fg->nr_insns++] = node;
 	return node;
 }
 
@@ -627,8 +646,10 @@ int flamegraph__finish(struct flamegraph *fg)
 	struct hashmap *first;
 	int err;
 
-	/* No more samples: and merging leaves would leave it stale. */
+	/* No more samples: and merging leaves would leave them stale. */
 	flamegraph__free_slots(fg);
+	zfree(&fg->insns);
+	fg->alloc_insns = 0;
 
 	first = hashmap__new(name_hash, name_equal, NULL);
 	if (IS_ERR(first))

@@ -90,6 +90,11 @@ struct flamegraph_node {
  * @root: the root node ("all")
  * @nr_nodes: nodes in the tree, the root included
  * @nr_insns: instruction leaves (FLAMEGRAPH_INSN nodes)
+ * @insns: the instruction leaves, in the order they were made, so that
+ *         what looks at each (flamegraph__annotate(),
+ *         flamegraph__add_srclines()) needs no walk of the tree; NULL
+ *         after flamegraph__finish(), which merges some
+ * @alloc_insns: room in @insns
  * @nr_samples: samples added
  * @warned: what flamegraph__warn_once() has warned about, NULL until then
  * @slots: the children of nodes with many children (a function can have
@@ -107,6 +112,8 @@ struct flamegraph {
 	struct flamegraph_node	root;
 	u64			nr_nodes;
 	u64			nr_insns;
+	struct flamegraph_node	**insns;
+	size_t			alloc_insns;
 	u64			nr_samples;
 	struct hashmap		*warned;
 	struct flamegraph_slot	*slots;
