@@ -23,6 +23,27 @@
 #include "mutex.h"
 #include "symbol.h"
 
+/*
+ * The DWARF of a DSO with sampled symbols, for the HTML page's source
+ * lines (flamegraph__add_srclines()), opened when the thread has no
+ * symbol to decode, once the DSO has FLAMEGRAPH_PREFETCH_DWARF_LEAVES
+ * instruction leaves: the page shows the lines of the hottest
+ * instructions, and a DSO with few leaves seldom holds one, while its
+ * DWARF may be large (libdw inflates its debug sections at open).
+ */
+struct flamegraph_prefetch_dwarf {
+	struct dso		*dso;	/* a reference */
+	char			*name;	/* flamegraph__dwarf_name(), NULL: none */
+	size_t			nr_leaves;	/* the adding thread's */
+	bool			queued;		/* guarded by the lock */
+	bool			started;	/* guarded by the lock */
+	/* The thread's, read after it is joined. */
+	struct debuginfo	*dbg;	/* NULL: none found, or taken */
+	bool			opened;
+};
+
+#define FLAMEGRAPH_PREFETCH_DWARF_LEAVES	64
+
 /* One symbol to decode, and what flamegraph__insn_starts() made of it. */
 struct flamegraph_prefetch_sym {
 	struct dso	*dso;		/* a reference: it holds @sym */
@@ -30,22 +51,15 @@ struct flamegraph_prefetch_sym {
 	struct symbol	*sym;
 	unsigned long	*starts;
 	int		err;
-};
-
-/*
- * The DWARF of a DSO with sampled symbols, for the HTML page's source
- * lines (flamegraph__add_srclines()), opened when the thread has no
- * symbol to decode.
- */
-struct flamegraph_prefetch_dwarf {
-	struct dso		*dso;	/* a reference */
-	char			*name;	/* flamegraph__dwarf_name(), NULL: none */
-	struct debuginfo	*dbg;	/* NULL: none found, or taken */
-	bool			opened;
+	struct flamegraph_prefetch_dwarf *dwarf;	/* its DSO's, or NULL */
 };
 
 struct flamegraph_prefetch {
-	/* Guards the queues: @syms, @nr, @alloc, @next, @dwarfs... and @stop. */
+	/*
+	 * Guards the queues: @syms, @nr, @alloc, @next, @dwarfs (which only
+	 * the adding thread changes), @nr_dwarfs_queued, @nr_dwarfs_started
+	 * and @stop.
+	 */
 	struct mutex	lock;
 	struct cond	added;	/* a symbol or DSO was queued, or @stop set */
 	struct flamegraph_prefetch_sym **syms;
@@ -55,7 +69,8 @@ struct flamegraph_prefetch {
 	struct flamegraph_prefetch_dwarf **dwarfs;
 	size_t		nr_dwarfs;
 	size_t		alloc_dwarfs;
-	size_t		next_dwarf;
+	size_t		nr_dwarfs_queued;
+	size_t		nr_dwarfs_started;
 	bool		stop;
 	bool		want_dwarf;
 	/*
@@ -75,7 +90,10 @@ struct flamegraph_prefetch {
 
 /*
  * The thread's next symbol, else (*@dwarf) the next DSO whose DWARF to
- * open; false once it is told to stop.
+ * open; false once it is told to stop and no DWARF is queued.  The
+ * symbols left then are decoded by flamegraph_prefetch__finish(), the
+ * DWARF queued is opened here: the DSOs with many leaves, whose lines
+ * flamegraph__add_srclines() would look up anyway.
  */
 static bool flamegraph_prefetch__next(struct flamegraph_prefetch *pf,
 				      struct flamegraph_prefetch_sym **s,
@@ -86,13 +104,22 @@ static bool flamegraph_prefetch__next(struct flamegraph_prefetch *pf,
 	*s = NULL;
 	*dwarf = NULL;
 	mutex_lock(&pf->lock);
-	while (pf->next == pf->nr && pf->next_dwarf == pf->nr_dwarfs && !pf->stop)
+	while (pf->next == pf->nr && pf->nr_dwarfs_started == pf->nr_dwarfs_queued &&
+	       !pf->stop)
 		cond_wait(&pf->added, &pf->lock);
-	more = !pf->stop;
-	if (more && pf->next < pf->nr)
+	more = pf->nr_dwarfs_started < pf->nr_dwarfs_queued || !pf->stop;
+	if (!pf->stop && pf->next < pf->nr) {
 		*s = pf->syms[pf->next++];
-	else if (more)
-		*dwarf = pf->dwarfs[pf->next_dwarf++];
+	} else if (more) {
+		size_t i;
+
+		for (i = 0; !*dwarf; i++) {
+			if (pf->dwarfs[i]->queued && !pf->dwarfs[i]->started)
+				*dwarf = pf->dwarfs[i];
+		}
+		(*dwarf)->started = true;
+		pf->nr_dwarfs_started++;
+	}
 	mutex_unlock(&pf->lock);
 	return more;
 }
@@ -158,11 +185,12 @@ out_free:
 }
 
 /*
- * Queue the DWARF of @dso to be opened, once.  Its name is found here:
- * the thread adding symbols runs between the events that could change it.
+ * The DWARF entry of @dso, made on its first symbol.  Its name is found
+ * here: the thread adding symbols runs between the events that could
+ * change it.  NULL when out of memory.
  */
-static void flamegraph_prefetch__add_dwarf(struct flamegraph_prefetch *pf,
-					   struct dso *dso)
+static struct flamegraph_prefetch_dwarf *
+flamegraph_prefetch__dwarf(struct flamegraph_prefetch *pf, struct dso *dso)
 {
 	struct flamegraph_prefetch_dwarf *dwarf;
 	const char *name;
@@ -171,11 +199,11 @@ static void flamegraph_prefetch__add_dwarf(struct flamegraph_prefetch *pf,
 	/* Only this function changes @dwarfs: read here without the lock. */
 	for (i = 0; i < pf->nr_dwarfs; i++) {
 		if (pf->dwarfs[i]->dso == dso)
-			return;
+			return pf->dwarfs[i];
 	}
 	dwarf = zalloc(sizeof(*dwarf));
 	if (!dwarf)
-		return;
+		return NULL;
 	name = flamegraph__dwarf_name(dso);
 	dwarf->name = name ? strdup(name) : NULL;
 	if (name && !dwarf->name)
@@ -195,13 +223,26 @@ static void flamegraph_prefetch__add_dwarf(struct flamegraph_prefetch *pf,
 	}
 	dwarf->dso = dso__get(dso);
 	pf->dwarfs[pf->nr_dwarfs++] = dwarf;
-	cond_signal(&pf->added);
 	mutex_unlock(&pf->lock);
-	return;
+	return dwarf;
 
 out_free:
 	free(dwarf->name);
 	free(dwarf);
+	return NULL;
+}
+
+/* One more instruction leaf in @dwarf's DSO: enough to open its DWARF? */
+static void flamegraph_prefetch__count_leaf(struct flamegraph_prefetch *pf,
+					    struct flamegraph_prefetch_dwarf *dwarf)
+{
+	if (!dwarf || ++dwarf->nr_leaves != FLAMEGRAPH_PREFETCH_DWARF_LEAVES)
+		return;
+	mutex_lock(&pf->lock);
+	dwarf->queued = true;
+	pf->nr_dwarfs_queued++;
+	cond_signal(&pf->added);
+	mutex_unlock(&pf->lock);
 }
 
 void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
@@ -212,8 +253,10 @@ void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
 
 	if (!pf || pf->finished || !ms->sym || !ms->map)
 		return;
-	if (hashmap__find(pf->index, ms->sym, NULL))
+	if (hashmap__find(pf->index, ms->sym, &s)) {
+		flamegraph_prefetch__count_leaf(pf, s->dwarf);
 		return;
+	}
 	dso = map__dso(ms->map);
 	if (!flamegraph__user_image(dso))
 		return;
@@ -223,6 +266,8 @@ void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
 	s->dso = dso__get(dso);
 	s->machine = maps__machine(ms->maps);
 	s->sym = ms->sym;
+	if (pf->want_dwarf)
+		s->dwarf = flamegraph_prefetch__dwarf(pf, dso);
 	if (hashmap__add(pf->index, s->sym, s))
 		goto out_free;
 
@@ -242,8 +287,7 @@ void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
 	pf->syms[pf->nr++] = s;
 	cond_signal(&pf->added);
 	mutex_unlock(&pf->lock);
-	if (pf->want_dwarf)
-		flamegraph_prefetch__add_dwarf(pf, dso);
+	flamegraph_prefetch__count_leaf(pf, s->dwarf);
 	return;
 
 out_free:
@@ -251,7 +295,10 @@ out_free:
 	free(s);
 }
 
-/* Stop the thread after the symbol it is decoding, and wait for it. */
+/*
+ * Stop the thread after the symbol it is decoding and the DWARF queued,
+ * and wait for it.
+ */
 static void flamegraph_prefetch__stop(struct flamegraph_prefetch *pf)
 {
 	bool joined;

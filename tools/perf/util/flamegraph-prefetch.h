@@ -23,9 +23,10 @@ struct symbol;
  * flamegraph_prefetch__add() while the main thread goes on reading
  * events.  It only reads DSOs through perf's dso data layer and decodes
  * with a capstone handle of its own; it starts no process.  With @dwarf,
- * it opens each of their DSOs' DWARF as flamegraph__add_srclines() would
- * (debuginfo__new() of flamegraph__dwarf_name(): libdw opens the files),
- * where it has no symbol to decode.
+ * it opens the DWARF of each of their DSOs that has 64 instruction leaves
+ * as flamegraph__add_srclines() would (debuginfo__new() of
+ * flamegraph__dwarf_name(): libdw opens the files), where it has no
+ * symbol to decode.
  *
  * Return: the prefetcher, to free with flamegraph_prefetch__delete();
  * NULL when perf has no capstone, or no thread or memory could be had
@@ -53,8 +54,9 @@ void flamegraph_prefetch__add(struct flamegraph_prefetch *pf,
  * flamegraph_prefetch__finish - stop the thread, decode what it hasn't
  * @pf: the prefetcher, or NULL
  *
- * Stops the thread after the symbol it is decoding, waits for it, then
- * decodes the queued symbols it had not taken, in the calling thread:
+ * Stops the thread after the symbol it is decoding and the DWARF queued
+ * to be opened (flamegraph_prefetch__new()), waits for it, then decodes
+ * the queued symbols it had not taken, in the calling thread:
  * never both at once, as two threads reading one DSO would race in
  * perf's dso data cache, which is looked up without a lock.  Call it
  * before anything starts a process (objdump): perf's run_command() pipes

@@ -712,6 +712,34 @@ print("two_loops (%d bytes): %d sampled instructions; %d lines made for %d addre
 PY
 }
 
+test_srcline_dwarf() {
+	echo "The page's source lines: DWARF opened by the second thread"
+	local d="${workdir}/srcdwarf" i re
+
+	mkdir "$d"
+	# One hot loop of 200 statements: hundreds of sampled instructions,
+	# more than the 64 leaves of a DSO after which its DWARF is opened.
+	{
+		printf 'unsigned long sink;\n\nint main(void)\n{\n'
+		printf '\tunsigned long i, x = 1;\n\n\tfor (i = 0; i < 1000000; i++) {\n'
+		for i in $(seq 200); do
+			printf '\t\tx = x * %d + i;\n' $((2 * i + 1))
+		done
+		printf '\t}\n\tsink = x;\n\treturn 0;\n}\n'
+	} > "$d/wide.c"
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/wide" "$d/wide.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/w.data" "$d/wide" 2> /dev/null
+	perf flamegraph -i "$d/w.data" --asm -o "$d/w.json" 2> /dev/null
+	perf flamegraph -v -i "$d/w.data" --asm -o "$d/w.html" 2> "$d/w.err"
+	# addr2line's lines, from DWARF the second thread opened.
+	$check --data "$d/w.data" --json "$d/w.json" --html "$d/w.html" \
+		--dso wide --binary "$d/wide"
+	re="^perf flamegraph: source lines: [1-9][0-9]* of the [0-9]+ hottest instructions, "
+	re+="from the DWARF of [0-9]+ DSOs \([1-9][0-9]* of them opened ahead\)$"
+	grep -E "${re}" "$d/w.err"
+}
+
 test_dwarf_callchains() {
 	echo "DWARF callchains: the leaves perf annotate shows, decoded after the events"
 	perf record -q -e cpu-clock -c 100000 --call-graph dwarf,16384 \
@@ -1340,7 +1368,8 @@ for t in test_workload test_intel_syntax test_objdump_batched test_capstone_fall
 	 test_missing_binary test_stripped_binary \
 	 test_system_program test_annotate_perf_itself test_foreign_profiles \
 	 test_foreign_arch test_jit_perf_map test_jitdump test_kptr_restrict test_filters \
-	 test_exec test_ranges test_dwarf_callchains test_outputs test_template \
+	 test_exec test_ranges test_srcline_dwarf test_dwarf_callchains test_outputs \
+	 test_template \
 	 test_progress test_report \
 	 test_flamegraph_py test_help test_bad_input; do
 	# Not in an if: set -e must stay in force inside the subshell.
