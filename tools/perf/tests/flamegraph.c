@@ -384,6 +384,8 @@ out:
 
 /* Frames deeper than a batch of the builder holds (256 KiB). */
 #define DEEP_FRAMES	7000
+/* Samples of a leaf seen before, 16 bytes each: more than a batch. */
+#define MANY_SAMPLES	20000
 
 /*
  * The builder's thread makes the tree the calling thread would: the same
@@ -418,7 +420,7 @@ static int test_builder(struct machine *machine)
 		deep[i] = rec[0];
 
 	if (flamegraph__add(&direct, "perf", rec, 3, &rec[2]) ||
-	    flamegraph__add(&direct, "perf", rec, 3, &rec[2]) ||
+	    flamegraph__add_samples(&direct, "perf", rec, 3, &rec[2], MANY_SAMPLES) ||
 	    flamegraph__add(&direct, "perf", other, 3, &other[2]) ||
 	    flamegraph__add(&direct, "bash", malloc_frames, 3, NULL) ||
 	    flamegraph__add(&direct, "perf", deep, DEEP_FRAMES, &deep[0]) ||
@@ -449,16 +451,21 @@ static int test_builder(struct machine *machine)
 			.callers_slot = -1, .leaf_slot = -1,
 		};
 
-		if (flamegraph_builder__add(b, &first) ||
-		    flamegraph_builder__account(b, 0) ||
-		    flamegraph_builder__add(b, &by_callers) ||
+		if (flamegraph_builder__add(b, &first))
+			goto out;
+		/* Batches full: walked by the thread, not at a sync. */
+		for (i = 0; i < MANY_SAMPLES; i++) {
+			if (flamegraph_builder__account(b, 0))
+				goto out;
+		}
+		if (flamegraph_builder__add(b, &by_callers) ||
 		    flamegraph_builder__add(b, &no_slots) ||
 		    flamegraph_builder__add(b, &too_deep) ||
 		    flamegraph_builder__account(b, 1) ||
 		    flamegraph_builder__finish(b))
 			goto out;
 	}
-	if (built.nr_samples != 6 || built.nr_nodes != direct.nr_nodes ||
+	if (built.nr_samples != 5 + MANY_SAMPLES || built.nr_nodes != direct.nr_nodes ||
 	    built.nr_insns != direct.nr_insns ||
 	    flamegraph__finish(&direct) || flamegraph__finish(&built))
 		goto out;

@@ -254,12 +254,36 @@ static void flamegraph_builder__queue(struct flamegraph_builder *b)
 
 void flamegraph_builder__sync(struct flamegraph_builder *b)
 {
+	struct flamegraph_builder_batch *batch;
+	bool idle;
+
 	if (!b)
 		return;
-	if (b->batches[b->nr_queued % FLAMEGRAPH_BUILDER_BATCHES].len)
-		flamegraph_builder__queue(b);
-	if (!b->threaded)
+	batch = &b->batches[b->nr_queued % FLAMEGRAPH_BUILDER_BATCHES];
+	if (!b->threaded) {
+		if (batch->len)
+			flamegraph_builder__queue(b);
 		return;
+	}
+	mutex_lock(&b->lock);
+	idle = b->nr_walked == b->nr_queued;
+	mutex_unlock(&b->lock);
+	/*
+	 * The thread has walked all it was given, and waits for more: the
+	 * batch being filled is walked here, without waking it and waiting
+	 * for it, which would cost more than a short batch when events that
+	 * need a sync come close together (a build's many short processes).
+	 * The lock orders this walk after its last and before its next one.
+	 */
+	if (idle) {
+		flamegraph_builder__walk_batch(b, batch);
+		batch->len = 0;
+		if (!b->seen_err)
+			b->seen_err = b->walk_err;
+		return;
+	}
+	if (batch->len)
+		flamegraph_builder__queue(b);
 	mutex_lock(&b->lock);
 	while (b->nr_walked != b->nr_queued)
 		cond_wait(&b->walked, &b->lock);
