@@ -368,12 +368,13 @@ flamegraph_asm__capstone(struct flamegraph_asm *fa, struct annotate_args *args,
 
 /*
  * Label @sl's leaves with capstone's line for each sampled instruction,
- * @starts the bitmap of where its instructions start, the symbol's bytes
- * in the decoder.  Return: 0, -EAGAIN to disassemble it whole, -ENOMEM.
+ * @starts the bitmap of where its instructions start, @code the symbol's
+ * bytes.  Return: 0, -EAGAIN to disassemble it whole, -ENOMEM.
  */
 static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 				       struct flamegraph_sym_leaves *sl,
-				       const unsigned long *starts)
+				       const unsigned long *starts,
+				       const u8 *code, bool is_64bit)
 {
 	struct map_symbol *ms = &sl->func->ms;
 	struct annotate_args args = {
@@ -387,8 +388,6 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 	struct disasm_capstone *dc;
 	const char *text = NULL;
 	char line[512];
-	bool is_64bit;
-	const u8 *code = flamegraph_decoder__code(fa->decoder, &is_64bit);
 	u64 done = ULLONG_MAX;	/* no instruction decoded yet */
 	size_t i;
 
@@ -454,6 +453,8 @@ static int flamegraph_asm__insns(struct flamegraph_asm *fa,
 	struct machine *machine = maps__machine(ms->maps);
 	const unsigned long *starts;
 	unsigned long *own = NULL;
+	const u8 *code = NULL;
+	bool is_64bit = false;
 	int ret;
 
 	if (!flamegraph__user_image(dso))
@@ -465,17 +466,17 @@ static int flamegraph_asm__insns(struct flamegraph_asm *fa,
 	    !arch__is(fa->arch, "x86"))
 		return -EAGAIN;
 
-	ret = flamegraph_prefetch__starts(fa->prefetch, ms->sym, &starts);
+	ret = flamegraph_prefetch__starts(fa->prefetch, ms->sym, &starts, &code,
+					  &is_64bit);
 	if (ret == -ESRCH || ret == -ENOMEM) {
 		ret = flamegraph__insn_starts(fa->decoder, dso, machine, ms->sym, &own);
 		starts = own;
+		code = flamegraph_decoder__code(fa->decoder, &is_64bit);
 	} else if (!ret) {
 		fa->nr_prefetched++;
-		/* The bytes, for the lines. */
-		ret = flamegraph_decoder__load(fa->decoder, dso, machine, ms->sym);
 	}
 	if (!ret)
-		ret = flamegraph_asm__label_insns(fa, sl, starts);
+		ret = flamegraph_asm__label_insns(fa, sl, starts, code, is_64bit);
 	if (!ret)
 		fa->nr_decoded++;
 	else if (ret == -ENOENT)

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 
 struct debuginfo;
 struct dso;
@@ -70,13 +71,18 @@ void flamegraph_prefetch__finish(struct flamegraph_prefetch *pf);
  * @sym: the symbol
  * @starts: set to the bitmap flamegraph__insn_starts() made, owned by @pf
  *          (NULL unless the return is 0)
+ * @code: set to the symbol's bytes, from its start to its end, as
+ *        flamegraph_decoder__code() gave them, owned by @pf (NULL unless
+ *        the return is 0)
+ * @is_64bit: set to whether they are 64-bit code (when the return is 0)
  *
  * Return: what flamegraph__insn_starts() returned for @sym (0, -ENOEXEC,
  * -ENOENT, -ENOMEM), or -ESRCH when @sym was not decoded here.
  */
 int flamegraph_prefetch__starts(struct flamegraph_prefetch *pf,
 				const struct symbol *sym,
-				const unsigned long **starts);
+				const unsigned long **starts,
+				const u8 **code, bool *is_64bit);
 
 /**
  * flamegraph_prefetch__take_dwarf - the DWARF of a DSO, opened ahead
