@@ -98,13 +98,14 @@ def main():
 
 # What perf flamegraph --asm calls, and perf's own code under it.
 PARTS = [
-    ("perf_session__process_events", "reading and resolving events"),
+    ("perf_session__process_events", "reading and resolving events (main thread)"),
     ("machine__resolve", "resolving the sample IP (perf)"),
     ("__thread__resolve_callchain", "resolving callchains (perf)"),
-    ("flamegraph__walk", "the tree"),
     ("flamegraph_cache__find", "the cache of resolved samples"),
+    ("flamegraph_builder__thread", "the thread building the tree while events are read"),
+    ("flamegraph__walk", "the tree (mostly in that thread)"),
     ("flamegraph_prefetch__thread",
-     "decoding the sampled symbols, in the second thread while events are read"),
+     "decoding the sampled symbols, in a third thread while events are read"),
     ("flamegraph__annotate", "disassembly in perf (capstone, perf's disasm layer)"),
     ("flamegraph__add_srclines", "source lines of the hottest instructions"),
     ("flamegraph__finish", "labels, totals, sorting"),
