@@ -52,6 +52,9 @@ if [ "$failed" -ne 0 ]; then
 			{ buf = buf $0 "\n" }
 			$0 ~ "^ *" t ": .* : FAILED!$" { printf "%s", buf; exit }' "$log" |
 			tail -60
+		# Our shell tests name each part that failed, and its command.
+		echo "---- failed parts ----"
+		grep -E '^test_[a-z0-9_]+( FAILED|: line [0-9]+: .*)$' "$log" || true
 	done
 fi
 echo "$passed passed, $failed failed, $skipped skipped"

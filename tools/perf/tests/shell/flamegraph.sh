@@ -1372,9 +1372,12 @@ for t in test_workload test_intel_syntax test_objdump_batched test_capstone_fall
 	 test_template \
 	 test_progress test_report \
 	 test_flamegraph_py test_help test_bad_input; do
-	# Not in an if: set -e must stay in force inside the subshell.
+	# Not in an if: set -e must stay in force inside the subshell.  The
+	# command that failed is named, for a failure that won't come back.
 	set +e
-	( set -e; $t )
+	# shellcheck disable=SC2016
+	( set -eE; trap '[[ $- == *e* ]] && echo "${FUNCNAME[0]}: line ${LINENO}: ${BASH_COMMAND}"' ERR
+	  $t )
 	rc=$?
 	set -e
 	if [ $rc -ne 0 ]; then
