@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct dso;
 struct evsel;
 struct flamegraph;
 struct flamegraph_prefetch;
