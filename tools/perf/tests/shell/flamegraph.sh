@@ -1376,8 +1376,9 @@ for t in test_workload test_intel_syntax test_objdump_batched test_capstone_fall
 	# command that failed is named, for a failure that won't come back.
 	set +e
 	# shellcheck disable=SC2016
-	( set -eE; trap '[[ $- == *e* ]] && echo "${FUNCNAME[0]}: line ${LINENO}: ${BASH_COMMAND}"' ERR
-	  $t )
+	failed='[[ $- == *e* ]] && echo "${FUNCNAME[0]}: line ${LINENO}: ${BASH_COMMAND}"'
+	# shellcheck disable=SC2064
+	( set -eE; trap "${failed}" ERR; $t )
 	rc=$?
 	set -e
 	if [ $rc -ne 0 ]; then
