@@ -21,6 +21,9 @@
 #include "flamegraph.h"
 #include "flamegraph-builder.h"
 #include "flamegraph-prefetch.h"
+#include "map.h"
+#include "map_symbol.h"
+#include "maps.h"
 #include "mutex.h"
 
 /* Bytes of records a batch holds, and batches queued at most. */
@@ -40,7 +43,10 @@ struct flamegraph_builder_rec {
 
 /*
  * Then @rec.nr_frames frames, the instruction's frame if @has_insn, and
- * the comm, NUL-terminated, if @from_slot is -1.
+ * the comm, NUL-terminated, if @from_slot is -1.  The frames hold
+ * references to their maps, taken when queued and dropped once walked:
+ * the caller's own may be gone by then (its callchain cursor is reset
+ * by the next sample).
  */
 struct flamegraph_builder_walk {
 	struct flamegraph_builder_rec	rec;
@@ -103,6 +109,20 @@ static void flamegraph_builder__keep(struct flamegraph_node **nodes, size_t nr,
 		nodes[slot] = node;
 }
 
+/* Drop the references a record's frames hold. */
+static void flamegraph_builder__put(const struct flamegraph_builder_rec *rec)
+{
+	struct flamegraph_builder_walk *w;
+	int i;
+
+	if (rec->nr_frames < 0)
+		return;
+	w = container_of((struct flamegraph_builder_rec *)rec,
+			 struct flamegraph_builder_walk, rec);
+	for (i = 0; i < rec->nr_frames + w->has_insn; i++)
+		map_symbol__exit(&w->frames[i].ms);
+}
+
 /* What flamegraph__walk() in the main thread would have done. */
 static void flamegraph_builder__walk_one(struct flamegraph_builder *b,
 					 const struct flamegraph_builder_rec *rec)
@@ -158,6 +178,7 @@ static void flamegraph_builder__walk_batch(struct flamegraph_builder *b,
 		const struct flamegraph_builder_rec *rec = (void *)(batch->buf + off);
 
 		flamegraph_builder__walk_one(b, rec);
+		flamegraph_builder__put(rec);
 		off += rec->size;
 	}
 	if (t0)
@@ -319,7 +340,7 @@ int flamegraph_builder__add(struct flamegraph_builder *b,
 			    const struct flamegraph_builder_sample *s)
 {
 	size_t comm_len = s->from_slot < 0 ? strlen(s->comm ?: "[unknown]") + 1 : 0;
-	size_t nr = s->nr_frames + !!s->insn;
+	size_t nr = s->nr_frames + !!s->insn, i;
 	size_t size = ALIGN(sizeof(struct flamegraph_builder_walk) +
 			    nr * sizeof(struct flamegraph_frame) + comm_len, 8);
 	struct flamegraph_builder_walk *w;
@@ -341,6 +362,10 @@ int flamegraph_builder__add(struct flamegraph_builder *b,
 	memcpy(w->frames, s->frames, s->nr_frames * sizeof(*s->frames));
 	if (s->insn)
 		w->frames[s->nr_frames] = *s->insn;
+	for (i = 0; i < nr; i++) {
+		w->frames[i].ms.maps = maps__get(w->frames[i].ms.maps);
+		w->frames[i].ms.map = map__get(w->frames[i].ms.map);
+	}
 	if (comm_len)
 		memcpy(&w->frames[nr], s->comm ?: "[unknown]", comm_len);
 
@@ -385,16 +410,33 @@ u64 flamegraph_builder__tree_ns(const struct flamegraph_builder *b)
 
 void flamegraph_builder__delete(struct flamegraph_builder *b)
 {
+	unsigned long n, end;
 	size_t i;
 
 	if (!b)
 		return;
+	end = b->nr_queued;
 	if (b->threaded) {
 		/* Drop what is queued: the thread stops after its batch. */
 		mutex_lock(&b->lock);
+		end = b->nr_queued;
 		b->nr_queued = b->nr_walked + (b->nr_queued != b->nr_walked);
 		mutex_unlock(&b->lock);
 		flamegraph_builder__stop(b);
+	}
+	/* The references of the records not walked, and of the one filled. */
+	for (n = b->nr_walked; n <= end; n++) {
+		struct flamegraph_builder_batch *batch;
+		size_t off;
+
+		batch = &b->batches[n % FLAMEGRAPH_BUILDER_BATCHES];
+		for (off = 0; off < batch->len;) {
+			const struct flamegraph_builder_rec *rec = (void *)(batch->buf + off);
+
+			flamegraph_builder__put(rec);
+			off += rec->size;
+		}
+		batch->len = 0;
 	}
 	cond_destroy(&b->queued);
 	cond_destroy(&b->walked);
