@@ -168,8 +168,15 @@ static void flamegraph_builder__walk_one(struct flamegraph_builder *b,
 	flamegraph__account(fg, leaf, 1);
 }
 
+/*
+ * Walk @batch's records; with @put, drop their references too.  The
+ * thread doesn't: the main thread, which took them, drops them when it
+ * takes the batch back (flamegraph_builder__put_batch()), so that each
+ * reference count stays in one CPU's cache.
+ */
 static void flamegraph_builder__walk_batch(struct flamegraph_builder *b,
-					   const struct flamegraph_builder_batch *batch)
+					   const struct flamegraph_builder_batch *batch,
+					   bool put)
 {
 	u64 t0 = verbose > 0 ? flamegraph_builder__now_ns() : 0;
 	size_t off;
@@ -178,11 +185,26 @@ static void flamegraph_builder__walk_batch(struct flamegraph_builder *b,
 		const struct flamegraph_builder_rec *rec = (void *)(batch->buf + off);
 
 		flamegraph_builder__walk_one(b, rec);
-		flamegraph_builder__put(rec);
+		if (put)
+			flamegraph_builder__put(rec);
 		off += rec->size;
 	}
 	if (t0)
 		b->tree_ns += flamegraph_builder__now_ns() - t0;
+}
+
+/* Drop the references of @batch's records, and empty it. */
+static void flamegraph_builder__put_batch(struct flamegraph_builder_batch *batch)
+{
+	size_t off;
+
+	for (off = 0; off < batch->len;) {
+		const struct flamegraph_builder_rec *rec = (void *)(batch->buf + off);
+
+		flamegraph_builder__put(rec);
+		off += rec->size;
+	}
+	batch->len = 0;
 }
 
 static void *flamegraph_builder__thread(void *arg)
@@ -200,7 +222,7 @@ static void *flamegraph_builder__thread(void *arg)
 		batch = &b->batches[b->nr_walked % FLAMEGRAPH_BUILDER_BATCHES];
 		mutex_unlock(&b->lock);
 
-		flamegraph_builder__walk_batch(b, batch);
+		flamegraph_builder__walk_batch(b, batch, /*put=*/false);
 
 		mutex_lock(&b->lock);
 		if (!b->err)
@@ -258,7 +280,7 @@ static void flamegraph_builder__queue(struct flamegraph_builder *b)
 
 	batch = &b->batches[b->nr_queued % FLAMEGRAPH_BUILDER_BATCHES];
 	if (!b->threaded) {
-		flamegraph_builder__walk_batch(b, batch);
+		flamegraph_builder__walk_batch(b, batch, /*put=*/true);
 		batch->len = 0;
 		b->seen_err = b->walk_err;
 		return;
@@ -270,7 +292,8 @@ static void flamegraph_builder__queue(struct flamegraph_builder *b)
 		cond_wait(&b->walked, &b->lock);
 	b->seen_err = b->err;
 	mutex_unlock(&b->lock);
-	b->batches[b->nr_queued % FLAMEGRAPH_BUILDER_BATCHES].len = 0;
+	/* Walked by the thread: its references are dropped here. */
+	flamegraph_builder__put_batch(&b->batches[b->nr_queued % FLAMEGRAPH_BUILDER_BATCHES]);
 }
 
 void flamegraph_builder__sync(struct flamegraph_builder *b)
@@ -297,7 +320,7 @@ void flamegraph_builder__sync(struct flamegraph_builder *b)
 	 * The lock orders this walk after its last and before its next one.
 	 */
 	if (idle) {
-		flamegraph_builder__walk_batch(b, batch);
+		flamegraph_builder__walk_batch(b, batch, /*put=*/true);
 		batch->len = 0;
 		if (!b->seen_err)
 			b->seen_err = b->walk_err;
@@ -373,7 +396,7 @@ int flamegraph_builder__add(struct flamegraph_builder *b,
 		struct flamegraph_builder_batch one = { .buf = (char *)w, .len = size, };
 
 		flamegraph_builder__sync(b);
-		flamegraph_builder__walk_batch(b, &one);
+		flamegraph_builder__walk_batch(b, &one, /*put=*/true);
 		free(w);
 		if (!b->seen_err)
 			b->seen_err = b->walk_err;
@@ -410,34 +433,23 @@ u64 flamegraph_builder__tree_ns(const struct flamegraph_builder *b)
 
 void flamegraph_builder__delete(struct flamegraph_builder *b)
 {
-	unsigned long n, end;
 	size_t i;
 
 	if (!b)
 		return;
-	end = b->nr_queued;
 	if (b->threaded) {
 		/* Drop what is queued: the thread stops after its batch. */
 		mutex_lock(&b->lock);
-		end = b->nr_queued;
 		b->nr_queued = b->nr_walked + (b->nr_queued != b->nr_walked);
 		mutex_unlock(&b->lock);
 		flamegraph_builder__stop(b);
 	}
-	/* The references of the records not walked, and of the one filled. */
-	for (n = b->nr_walked; n <= end; n++) {
-		struct flamegraph_builder_batch *batch;
-		size_t off;
-
-		batch = &b->batches[n % FLAMEGRAPH_BUILDER_BATCHES];
-		for (off = 0; off < batch->len;) {
-			const struct flamegraph_builder_rec *rec = (void *)(batch->buf + off);
-
-			flamegraph_builder__put(rec);
-			off += rec->size;
-		}
-		batch->len = 0;
-	}
+	/*
+	 * The references of the records the thread walked, of those not
+	 * walked, and of the batch being filled: every batch with records.
+	 */
+	for (i = 0; i < FLAMEGRAPH_BUILDER_BATCHES; i++)
+		flamegraph_builder__put_batch(&b->batches[i]);
 	cond_destroy(&b->queued);
 	cond_destroy(&b->walked);
 	mutex_destroy(&b->lock);
