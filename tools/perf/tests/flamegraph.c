@@ -172,10 +172,10 @@ static int test_merge_insns(struct machine *machine)
 	b = rb_entry(rb_next(&a->rb_node), struct flamegraph_node, rb_node);
 	if (a->kind != FLAMEGRAPH_INSN || b->kind != FLAMEGRAPH_INSN)
 		goto out;
-	a->label = strdup("insn [0x388]");
-	b->label = strdup("insn [0x388]");
 	b->objdump_addr = a->objdump_addr;
-	if (!a->label || !b->label || flamegraph__finish(&fg))
+	if (flamegraph__set_label(&fg, a, "insn [%#x]", 0x388) ||
+	    flamegraph__set_label(&fg, b, "insn [%#x]", 0x388) ||
+	    flamegraph__finish(&fg))
 		goto out;
 	folded = write_to_string(&fg, FLAMEGRAPH_FOLDED, NULL);
 	if (fg.nr_insns == 1 && fg.nr_nodes == 6 && folded &&

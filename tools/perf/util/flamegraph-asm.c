@@ -218,7 +218,8 @@ enum flamegraph_label_mode {
  * @sym->start).  A leaf whose line can't be had that way (@mode) fails
  * it with -EINVAL.
  */
-static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
+static int flamegraph_sym_leaves__label(struct flamegraph *fg,
+					struct flamegraph_sym_leaves *sl,
 					struct symbol *sym,
 					enum flamegraph_label_mode mode,
 					struct annotation_line **lines,
@@ -233,7 +234,6 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 		s64 offset = leaf->addr - sym->start;
 		struct annotation_line *al;
 		const char *text;
-		char *label;
 
 		if (mode == FLAMEGRAPH_LABEL_SPAN &&
 		    (leaf->addr < own->start || leaf->addr >= own->end))
@@ -245,10 +245,9 @@ static int flamegraph_sym_leaves__label(struct flamegraph_sym_leaves *sl,
 			continue;
 		text = skip_spaces(al->line);
 		leaf->objdump_addr = start + al->offset;
-		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0)
+		if (flamegraph__set_label(fg, leaf, "%s [%#" PRIx64 "]", text,
+					  leaf->objdump_addr))
 			return -ENOMEM;
-		free(leaf->label);
-		leaf->label = label;
 	}
 	return 0;
 }
@@ -285,7 +284,8 @@ static ssize_t flamegraph_asm__lines(struct symbol *sym,
 }
 
 /* Label the leaves in @sym from its disassembly, just made. */
-static int flamegraph_asm__label(struct flamegraph_sym_leaves *sl,
+static int flamegraph_asm__label(struct flamegraph *fg,
+				 struct flamegraph_sym_leaves *sl,
 				 struct symbol *sym,
 				 enum flamegraph_label_mode mode)
 {
@@ -295,7 +295,7 @@ static int flamegraph_asm__label(struct flamegraph_sym_leaves *sl,
 
 	if (nr < 0)
 		return nr;
-	err = flamegraph_sym_leaves__label(sl, sym, mode, lines, nr,
+	err = flamegraph_sym_leaves__label(fg, sl, sym, mode, lines, nr,
 					   symbol__annotation(sym)->src->start);
 	free(lines);
 	return err;
@@ -398,7 +398,6 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 	for (i = 0; i < sl->nr; i++) {
 		struct flamegraph_node *leaf = sl->leaves[i];
 		u64 insn;
-		char *label;
 
 		if (leaf->addr < ms->sym->start || leaf->addr >= ms->sym->end)
 			goto out_undo;
@@ -414,10 +413,9 @@ static int flamegraph_asm__label_insns(struct flamegraph_asm *fa,
 			fa->nr_lines++;
 		}
 		leaf->objdump_addr = start + insn;
-		if (asprintf(&label, "%s [%#" PRIx64 "]", text, leaf->objdump_addr) < 0)
+		if (flamegraph__set_label(fa->fg, leaf, "%s [%#" PRIx64 "]", text,
+					  leaf->objdump_addr))
 			return -ENOMEM;
-		free(leaf->label);
-		leaf->label = label;
 	}
 	return 0;
 
@@ -426,7 +424,7 @@ out_undo:
 	while (i--) {
 		struct flamegraph_node *leaf = sl->leaves[i];
 
-		zfree(&leaf->label);
+		leaf->label = NULL;
 		leaf->objdump_addr = map__rip_2objdump(ms->map, leaf->addr);
 	}
 	return -EAGAIN;
@@ -518,7 +516,7 @@ static int flamegraph_asm__whole(struct flamegraph_asm *fa,
 		return 0;
 	}
 
-	err = flamegraph_asm__label(sl, ms->sym, FLAMEGRAPH_LABEL_WHOLE);
+	err = flamegraph_asm__label(fa->fg, sl, ms->sym, FLAMEGRAPH_LABEL_WHOLE);
 	/* The text is in the labels now: free the disassembly. */
 	annotated_source__purge(notes->src);
 	return err;
@@ -594,7 +592,7 @@ static int flamegraph_asm__span(struct flamegraph_asm *fa,
 	for (i = 0; i < nr && !err; i++) {
 		err = -EINVAL;
 		if (nr_lines > 0)
-			err = flamegraph_sym_leaves__label(sls[i], span,
+			err = flamegraph_sym_leaves__label(fa->fg, sls[i], span,
 							   FLAMEGRAPH_LABEL_SPAN, lines, nr_lines,
 							   symbol__annotation(span)->src->start);
 		if (err == -EINVAL)

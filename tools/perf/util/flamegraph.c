@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/err.h>
@@ -45,7 +47,6 @@ static void flamegraph_node__delete(struct flamegraph_node *node)
 	map_symbol__exit(&node->ms);
 	free(node->comm);
 	free(node->srcline);
-	free(node->label);
 }
 
 static void flamegraph_node__delete_children(struct flamegraph_node *node)
@@ -63,8 +64,8 @@ void flamegraph__exit(struct flamegraph *fg)
 	flamegraph__free_slots(fg);
 	zfree(&fg->insns);
 	flamegraph_node__delete_children(&fg->root);
-	zfree(&fg->root.label);
 	flamegraph_arena__exit(&fg->arena);
+	fg->root.label = NULL;
 	hashmap__free(fg->warned);
 	fg->warned = NULL;
 }
@@ -527,36 +528,60 @@ static int flamegraph_node__gather(struct flamegraph *fg,
 	return 0;
 }
 
-static char *flamegraph_node__make_label(struct flamegraph_node *node,
-					 struct hashmap *first)
+int flamegraph__set_label(struct flamegraph *fg, struct flamegraph_node *node,
+			  const char *fmt, ...)
+{
+	char buf[256], *label;
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return -EINVAL;
+	label = flamegraph_arena__zalloc(&fg->arena, len + 1, 1);
+	if (!label)
+		return -ENOMEM;
+	if ((size_t)len < sizeof(buf)) {
+		memcpy(label, buf, len + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(label, len + 1, fmt, ap);
+		va_end(ap);
+	}
+	node->label = label;
+	return 0;
+}
+
+static int flamegraph_node__make_label(struct flamegraph *fg,
+				       struct flamegraph_node *node,
+				       struct hashmap *first)
 {
 	struct flamegraph_node *seen = NULL;
-	char *label = NULL;
-	int ret = 0;
 
 	switch (node->kind) {
 	case FLAMEGRAPH_ROOT:
-		return strdup("all");
+		return flamegraph__set_label(fg, node, "all");
 	case FLAMEGRAPH_COMM:
-		return strdup(node->comm);
+		return flamegraph__set_label(fg, node, "%s", node->comm);
 	case FLAMEGRAPH_UNKNOWN:
-		return strdup("[unknown]");
+		return flamegraph__set_label(fg, node, "[unknown]");
 	case FLAMEGRAPH_FUNC:
 		hashmap__find(first, node->ms.sym->name, &seen);
 		if (seen)
-			return strdup(node->ms.sym->name);
-		ret = asprintf(&label, "%s (%s+%#" PRIx64 ")", node->ms.sym->name,
-			       flamegraph_node__dso_name(node) ?: "[unknown]",
-			       node->objdump_addr);
-		break;
+			return flamegraph__set_label(fg, node, "%s", node->ms.sym->name);
+		return flamegraph__set_label(fg, node, "%s (%s+%#" PRIx64 ")",
+					     node->ms.sym->name,
+					     flamegraph_node__dso_name(node) ?: "[unknown]",
+					     node->objdump_addr);
 	case FLAMEGRAPH_INSN:
 		/* flamegraph__annotate() did not find the instruction text. */
-		ret = asprintf(&label, "[%#" PRIx64 "]", node->objdump_addr);
-		break;
+		return flamegraph__set_label(fg, node, "[%#" PRIx64 "]",
+					     node->objdump_addr);
 	default:
-		return NULL;
+		return -EINVAL;
 	}
-	return ret < 0 ? NULL : label;
 }
 
 static int flamegraph_node__cmp_sorted(const void *a, const void *b)
@@ -621,9 +646,10 @@ static int flamegraph_node__finish(struct flamegraph *fg,
 	flamegraph_node__merge_insns(fg, node);
 
 	if (!node->label) {
-		node->label = flamegraph_node__make_label(node, first);
-		if (!node->label)
-			return -ENOMEM;
+		int err = flamegraph_node__make_label(fg, node, first);
+
+		if (err)
+			return err;
 	}
 	node->total = node->self;
 	for (i = 0; i < node->nr_children; i++) {
