@@ -115,6 +115,25 @@ PARTS = [
 ]
 
 
+THREADS = [
+    ("perf", "main: reading and resolving events, then labelling and writing"),
+    ("perf-fg-tree", "building the tree while events are read"),
+    ("perf-fg-decode", "decoding each sampled symbol with capstone (and, for "
+     "HTML, opening DWARF) while events are read"),
+]
+
+
+def samples_under(path, comm, fn):
+    """Samples of thread @comm with @fn on their stack, from folded."""
+    total = 0
+    for line in open(path):
+        stack, n = line.rstrip("\n").rsplit(" ", 1)
+        frames = stack.split(";")
+        if frames[0] == comm and fn in frames[1:]:
+            total += int(n)
+    return total
+
+
 def self_profile(path):
     """Inclusive shares of PARTS and the hottest functions, from folded."""
     total, incl, own = 0, collections.Counter(), collections.Counter()
@@ -145,6 +164,19 @@ def self_profile(path):
     if comms["objdump"]:
         print(f"| (objdump) | the objdump processes, on the other CPU | "
               f"{100 * comms['objdump'] / total:.1f}% |")
+    # The threads name themselves (comms), whatever has frame pointers.
+    children = comms["objdump"] + comms["sh"]
+    main_annotate = samples_under(path, "perf", "flamegraph__annotate")
+    print("\nBy thread (every sample counted, frame pointers or not):\n")
+    print("| thread | what | share |")
+    print("|---|---|---:|")
+    for comm, what in THREADS:
+        print(f"| {comm} | {what} | {100 * comms[comm] / total:.1f}% |")
+    print(f"| objdump, sh | the objdump processes | {100 * children / total:.1f}% |")
+    dis = comms["perf-fg-decode"] + main_annotate + children
+    print(f"\nDisassembly, all of it (the decoding thread, `flamegraph__annotate` in the "
+          f"main thread, the objdump processes): {100 * dis / total:.1f}% of the "
+          "samples.\n")
     print("\nHottest functions (self):", ", ".join(
         f"`{fn}` {100 * n / total:.1f}%" for fn, n in own.most_common(10)) + ".\n")
 

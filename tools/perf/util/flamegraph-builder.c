@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <linux/align.h>
 #include <linux/kernel.h>
@@ -211,6 +212,7 @@ static void *flamegraph_builder__thread(void *arg)
 {
 	struct flamegraph_builder *b = arg;
 
+	prctl(PR_SET_NAME, "perf-fg-tree", 0, 0, 0);
 	mutex_lock(&b->lock);
 	for (;;) {
 		struct flamegraph_builder_batch *batch;

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <linux/err.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
@@ -156,6 +157,8 @@ static void *flamegraph_prefetch__thread(void *arg)
 	struct flamegraph_prefetch_dwarf *dwarf;
 	struct flamegraph_prefetch_sym *s;
 
+	/* Its own comm, as perf top's UI thread: top -H, perf record -s. */
+	prctl(PR_SET_NAME, "perf-fg-decode", 0, 0, 0);
 	while (flamegraph_prefetch__next(pf, &s, &dwarf)) {
 		if (s) {
 			flamegraph_prefetch_sym__decode(s, pf->thread_decoder);
