@@ -292,9 +292,16 @@ static void perf_flamegraph__sync_kernel(struct perf_flamegraph *pfg,
 
 	if (!kmap || dso__loaded(map__dso(kmap)))
 		return;
+	/*
+	 * The kernel stores a callchain's kernel part first, then the user
+	 * part after its PERF_CONTEXT_USER marker (perf_callchain()): a
+	 * user-only profile's samples end the scan at their first entry.
+	 */
 	for (i = 0; !kernel && sample->callchain && i < sample->callchain->nr; i++) {
 		u64 ip = sample->callchain->ips[i];
 
+		if (ip == PERF_CONTEXT_USER || ip == PERF_CONTEXT_GUEST_USER)
+			break;
 		kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL;
 	}
 	if (kernel)
