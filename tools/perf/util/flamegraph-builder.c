@@ -70,7 +70,7 @@ struct flamegraph_builder {
 	unsigned long	nr_queued;
 	unsigned long	nr_walked;
 	bool		stop;
-	int		err;
+	int		err;		/* the first walk's error */
 	/* batches[nr_queued % FLAMEGRAPH_BUILDER_BATCHES] is being filled. */
 	struct flamegraph_builder_batch batches[FLAMEGRAPH_BUILDER_BATCHES];
 	/* The tree's owner's: the thread's until it is joined. */
@@ -81,11 +81,10 @@ struct flamegraph_builder {
 	size_t		nr_callers;
 	struct flamegraph_prefetch *prefetch;
 	u64		tree_ns;
-	int		walk_err;
 	/* The main thread's. */
 	pthread_t	thread;
 	bool		threaded;	/* false: walked in the calling thread */
-	int		seen_err;
+	int		seen_err;	/* @err, as of the last handoff */
 };
 
 static u64 flamegraph_builder__now_ns(void)
@@ -125,8 +124,8 @@ static void flamegraph_builder__put(const struct flamegraph_builder_rec *rec)
 }
 
 /* What flamegraph__walk() in the main thread would have done. */
-static void flamegraph_builder__walk_one(struct flamegraph_builder *b,
-					 const struct flamegraph_builder_rec *rec)
+static int flamegraph_builder__walk_one(struct flamegraph_builder *b,
+					const struct flamegraph_builder_rec *rec)
 {
 	const struct flamegraph_builder_walk *w;
 	const struct flamegraph_frame *frames, *insn = NULL;
@@ -139,7 +138,7 @@ static void flamegraph_builder__walk_one(struct flamegraph_builder *b,
 		leaf = flamegraph_builder__slot(b->leaves, b->nr_leaves, rec->leaf_slot);
 		if (leaf)
 			flamegraph__account(fg, leaf, 1);
-		return;
+		return 0;
 	}
 
 	w = container_of(rec, struct flamegraph_builder_walk, rec);
@@ -159,14 +158,13 @@ static void flamegraph_builder__walk_one(struct flamegraph_builder *b,
 	}
 	leaf = flamegraph__walk(fg, node, frames, nr, insn);
 	flamegraph_builder__keep(b->leaves, b->nr_leaves, rec->leaf_slot, leaf);
-	if (!leaf) {
-		b->walk_err = -ENOMEM;
-		return;
-	}
+	if (!leaf)
+		return -ENOMEM;
 	/* A new instruction leaf: its symbol may be new too. */
 	if (insn && fg->nr_insns != nr_insns)
 		flamegraph_prefetch__add(b->prefetch, &insn->ms);
 	flamegraph__account(fg, leaf, 1);
+	return 0;
 }
 
 /*
@@ -174,24 +172,43 @@ static void flamegraph_builder__walk_one(struct flamegraph_builder *b,
  * thread doesn't: the main thread, which took them, drops them when it
  * takes the batch back (flamegraph_builder__put_batch()), so that each
  * reference count stays in one CPU's cache.
+ *
+ * Return: 0, or the first record's error (-ENOMEM).
  */
-static void flamegraph_builder__walk_batch(struct flamegraph_builder *b,
-					   const struct flamegraph_builder_batch *batch,
-					   bool put)
+static int flamegraph_builder__walk_batch(struct flamegraph_builder *b,
+					  const struct flamegraph_builder_batch *batch,
+					  bool put)
 {
 	u64 t0 = verbose > 0 ? flamegraph_builder__now_ns() : 0;
 	size_t off;
+	int err = 0;
 
 	for (off = 0; off < batch->len;) {
 		const struct flamegraph_builder_rec *rec = (void *)(batch->buf + off);
+		int ret = flamegraph_builder__walk_one(b, rec);
 
-		flamegraph_builder__walk_one(b, rec);
+		if (!err)
+			err = ret;
 		if (put)
 			flamegraph_builder__put(rec);
 		off += rec->size;
 	}
 	if (t0)
 		b->tree_ns += flamegraph_builder__now_ns() - t0;
+	return err;
+}
+
+/*
+ * Keep the first error of a walk, and give the main thread its copy:
+ * under the lock, as the thread may be walking.
+ */
+static void flamegraph_builder__walked(struct flamegraph_builder *b, int err)
+{
+	mutex_lock(&b->lock);
+	if (!b->err)
+		b->err = err;
+	b->seen_err = b->err;
+	mutex_unlock(&b->lock);
 }
 
 /* Drop the references of @batch's records, and empty it. */
@@ -211,6 +228,7 @@ static void flamegraph_builder__put_batch(struct flamegraph_builder_batch *batch
 static void *flamegraph_builder__thread(void *arg)
 {
 	struct flamegraph_builder *b = arg;
+	int err;
 
 	prctl(PR_SET_NAME, "perf-fg-tree", 0, 0, 0);
 	mutex_lock(&b->lock);
@@ -224,11 +242,11 @@ static void *flamegraph_builder__thread(void *arg)
 		batch = &b->batches[b->nr_walked % FLAMEGRAPH_BUILDER_BATCHES];
 		mutex_unlock(&b->lock);
 
-		flamegraph_builder__walk_batch(b, batch, /*put=*/false);
+		err = flamegraph_builder__walk_batch(b, batch, /*put=*/false);
 
 		mutex_lock(&b->lock);
 		if (!b->err)
-			b->err = b->walk_err;
+			b->err = err;
 		b->nr_walked++;
 		cond_signal(&b->walked);
 	}
@@ -282,9 +300,9 @@ static void flamegraph_builder__queue(struct flamegraph_builder *b)
 
 	batch = &b->batches[b->nr_queued % FLAMEGRAPH_BUILDER_BATCHES];
 	if (!b->threaded) {
-		flamegraph_builder__walk_batch(b, batch, /*put=*/true);
+		flamegraph_builder__walked(b, flamegraph_builder__walk_batch(b, batch,
+									     /*put=*/true));
 		batch->len = 0;
-		b->seen_err = b->walk_err;
 		return;
 	}
 	mutex_lock(&b->lock);
@@ -322,10 +340,9 @@ void flamegraph_builder__sync(struct flamegraph_builder *b)
 	 * The lock orders this walk after its last and before its next one.
 	 */
 	if (idle) {
-		flamegraph_builder__walk_batch(b, batch, /*put=*/true);
+		flamegraph_builder__walked(b, flamegraph_builder__walk_batch(b, batch,
+									     /*put=*/true));
 		batch->len = 0;
-		if (!b->seen_err)
-			b->seen_err = b->walk_err;
 		return;
 	}
 	if (batch->len)
@@ -398,10 +415,9 @@ int flamegraph_builder__add(struct flamegraph_builder *b,
 		struct flamegraph_builder_batch one = { .buf = (char *)w, .len = size, };
 
 		flamegraph_builder__sync(b);
-		flamegraph_builder__walk_batch(b, &one, /*put=*/true);
+		flamegraph_builder__walked(b, flamegraph_builder__walk_batch(b, &one,
+									     /*put=*/true));
 		free(w);
-		if (!b->seen_err)
-			b->seen_err = b->walk_err;
 	}
 	return b->seen_err;
 }
@@ -425,7 +441,7 @@ int flamegraph_builder__finish(struct flamegraph_builder *b)
 		return 0;
 	flamegraph_builder__sync(b);
 	flamegraph_builder__stop(b);
-	return b->walk_err;
+	return b->err;
 }
 
 u64 flamegraph_builder__tree_ns(const struct flamegraph_builder *b)
