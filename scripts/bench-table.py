@@ -155,7 +155,9 @@ def self_profile(path):
           "samples, shown by perf flamegraph itself (the `--asm` graph is "
           "build/bench/self.html). Shares of the run; libc's allocator and "
           "libcapstone have no frame pointers, so their samples (the "
-          "allocator's most of all) appear outside their callers.\n")
+          "allocator's and the decoding thread's most of all) appear "
+          "outside their callers: the table by thread after this one "
+          "counts them where they ran.\n")
     print("| function | what | share |")
     print("|---|---|---:|")
     for fn, what in PARTS:
@@ -176,7 +178,7 @@ def self_profile(path):
     dis = comms["perf-fg-decode"] + main_annotate + children
     print(f"\nDisassembly, all of it (the decoding thread, `flamegraph__annotate` in the "
           f"main thread, the objdump processes): {100 * dis / total:.1f}% of the "
-          "samples.\n")
+          "samples.")
     print("\nHottest functions (self):", ", ".join(
         f"`{fn}` {100 * n / total:.1f}%" for fn, n in own.most_common(10)) + ".\n")
 
