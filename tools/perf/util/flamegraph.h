@@ -256,7 +256,8 @@ static inline void flamegraph__account(struct flamegraph *fg,
  * what asprintf() and free() cost for each of the hundreds of thousands
  * of labels of a large profile.
  *
- * Return: 0 on success, -ENOMEM.
+ * Return: 0 on success, -ENOMEM, or -EINVAL when vsnprintf() can't
+ * format @fmt.
  */
 int flamegraph__set_label(struct flamegraph *fg, struct flamegraph_node *node,
 			  const char *fmt, ...) __printf(3, 4);
