@@ -502,7 +502,8 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 	char why[256];
 
 	/* Once per DSO, however many processes map it. */
-	if (dso__loaded(dso) || hashmap__add(pfg->checked_dsos, (long)dso, 1))
+	if (dso__loaded(dso) ||
+	    hashmap__add(pfg->checked_dsos, flamegraph__dso_id(dso), 1))
 		return;
 	if (!dso__replaced_since_mmap(dso, why, sizeof(why)))
 		return;

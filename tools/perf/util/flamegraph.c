@@ -80,10 +80,16 @@ bool flamegraph__ptr_equal(long key1, long key2, void *ctx __maybe_unused)
 	return key1 == key2;
 }
 
+long flamegraph__dso_id(const struct dso *dso)
+{
+	return dso ? (long)RC_CHK_ACCESS((struct dso *)dso) : 0;
+}
+
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 			   bool kernel)
 {
-	long key = dso ? (long)dso : kernel;
+	long id = flamegraph__dso_id(dso);
+	long key = id ?: kernel;
 
 	if (!fg->warned) {
 		fg->warned = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
@@ -113,14 +119,16 @@ static const struct dso *flamegraph_node__dso(const struct flamegraph_node *node
 static int flamegraph_key__cmp(const struct flamegraph_key *key,
 			       const struct flamegraph_node *node)
 {
-	const struct dso *dso = node->dso;
+	long key_dso, dso;
 
 	if (key->kind != node->kind)
 		return key->kind < node->kind ? -1 : 1;
 	if (key->kind == FLAMEGRAPH_COMM)
 		return strcmp(key->comm, node->comm);
-	if (key->dso != dso)
-		return key->dso < dso ? -1 : 1;
+	key_dso = flamegraph__dso_id(key->dso);
+	dso = flamegraph__dso_id(node->dso);
+	if (key_dso != dso)
+		return key_dso < dso ? -1 : 1;
 	/* Addresses outside any map: kernel and user ones stay apart. */
 	if (key->kernel != node->kernel)
 		return key->kernel ? 1 : -1;
@@ -141,7 +149,8 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 static size_t flamegraph_key__hash(const struct flamegraph_node *parent,
 				   const struct flamegraph_key *key)
 {
-	size_t hash = flamegraph__hash_mix((size_t)parent, (size_t)key->dso);
+	size_t hash = flamegraph__hash_mix((size_t)parent,
+					   (size_t)flamegraph__dso_id(key->dso));
 
 	hash = flamegraph__hash_mix(hash, ((u64)key->kind << 1) | key->kernel);
 	hash = flamegraph__hash_mix(hash, key->addr);
@@ -512,8 +521,8 @@ static int flamegraph_node__gather(struct flamegraph *fg,
 			err = hashmap__add(first, child->ms.sym->name, child);
 			if (err)
 				return err;
-		} else if (seen && (flamegraph_node__dso(seen) !=
-				    flamegraph_node__dso(child) ||
+		} else if (seen && (flamegraph__dso_id(seen->dso) !=
+				    flamegraph__dso_id(child->dso) ||
 				    seen->addr != child->addr)) {
 			/* NULL marks the name as ambiguous. */
 			hashmap__set(first, child->ms.sym->name, NULL, NULL, NULL);

@@ -338,6 +338,22 @@ bool flamegraph__ptr_equal(long key1, long key2, void *ctx);
  * Return: true the first time it is called for @dso (or @kernel), when
  * the caller should print its warning; false after that.
  */
+/**
+ * flamegraph__dso_id - what tells a dso from another, to compare or hash
+ * @dso: the dso, or NULL
+ *
+ * perf built with ASan checks reference counts (REFCNT_CHECKING, see
+ * libperf's rc_check.h): each reference to a dso is then a pointer of its
+ * own, and two references to one dso (those of two maps of a DSO, or of a
+ * process and its fork's copy) are unequal pointers.  This is the object
+ * they share, as RC_CHK_EQUAL() compares them; without the checking, @dso
+ * itself.
+ *
+ * Return: the object's address as a number, to compare or hash; 0 for a
+ * NULL @dso.
+ */
+long flamegraph__dso_id(const struct dso *dso);
+
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 			   bool kernel);
 
