@@ -503,7 +503,7 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 
 	/* Once per DSO, however many processes map it. */
 	if (dso__loaded(dso) ||
-	    hashmap__add(pfg->checked_dsos, flamegraph__dso_id(dso), 1))
+	    hashmap__add(pfg->checked_dsos, flamegraph__dso_key(dso), 1))
 		return;
 	if (!dso__replaced_since_mmap(dso, why, sizeof(why)))
 		return;

@@ -117,7 +117,7 @@ static void flamegraph_asm__warn_unknown(struct flamegraph_asm *fa,
 					 struct flamegraph_node *node)
 {
 	struct dso *dso = node->ms.map ? map__dso(node->ms.map) : NULL;
-	long id = flamegraph__dso_id(dso);
+	long id = flamegraph__dso_key(dso);
 	const char *why = "no symbols: stripped, and no debuginfo for it was found";
 	char buf[256];
 
@@ -313,15 +313,15 @@ static bool flamegraph_asm__skip(struct flamegraph_asm *fa,
 	struct dso *dso = map__dso(sl->func->ms.map);
 
 	/* Don't start objdump again for each of its symbols. */
-	if (hashmap__find(fa->failed, flamegraph__dso_id(dso), NULL))
+	if (hashmap__find(fa->failed, flamegraph__dso_key(dso), NULL))
 		return true;
 	if (fa->no_disasm) {
-		hashmap__add(fa->failed, flamegraph__dso_id(dso), 1);
+		hashmap__add(fa->failed, flamegraph__dso_key(dso), 1);
 		flamegraph_asm__warn(fa, sl->func, fa->no_disasm);
 		return true;
 	}
 	if (dso__symtab_type(dso) == DSO_BINARY_TYPE__JAVA_JIT) {
-		hashmap__add(fa->failed, flamegraph__dso_id(dso), 1);
+		hashmap__add(fa->failed, flamegraph__dso_key(dso), 1);
 		flamegraph_asm__warn(fa, sl->func,
 				     "JIT code named by a perf map has no image to disassemble");
 		return true;
@@ -512,7 +512,7 @@ static int flamegraph_asm__whole(struct flamegraph_asm *fa,
 			flatten(buf);
 			why = buf;
 		}
-		hashmap__add(fa->failed, flamegraph__dso_id(dso), 1);
+		hashmap__add(fa->failed, flamegraph__dso_key(dso), 1);
 		flamegraph_asm__warn(fa, sl->func, why);
 		return 0;
 	}
@@ -545,8 +545,8 @@ static int flamegraph_sym_leaves__cmp(const void *a, const void *b)
 	const struct flamegraph_sym_leaves *l = *(void * const *)a;
 	const struct flamegraph_sym_leaves *r = *(void * const *)b;
 	u64 ls = l->func->ms.sym->start, rs = r->func->ms.sym->start;
-	long ld = flamegraph__dso_id(l->func->dso);
-	long rd = flamegraph__dso_id(r->func->dso);
+	long ld = flamegraph__dso_key(l->func->dso);
+	long rd = flamegraph__dso_key(r->func->dso);
 
 	if (ld != rd)
 		return ld < rd ? -1 : 1;
@@ -629,8 +629,8 @@ static int flamegraph_asm__objdump_batches(struct flamegraph_asm *fa)
 			struct map_symbol *ms = &fa->objdump[j]->func->ms;
 
 			/* The same DSO, mapped from the same offset. */
-			if (flamegraph__dso_id(map__dso(ms->map)) !=
-			    flamegraph__dso_id(map__dso(first->map)) ||
+			if (flamegraph__dso_key(map__dso(ms->map)) !=
+			    flamegraph__dso_key(map__dso(first->map)) ||
 			    map__pgoff(ms->map) != map__pgoff(first->map) ||
 			    ms->sym->start >= end + FLAMEGRAPH_OBJDUMP_GAP ||
 			    ms->sym->end > first->sym->start + FLAMEGRAPH_OBJDUMP_SPAN_MAX)

@@ -220,7 +220,7 @@ flamegraph_prefetch__dwarf(struct flamegraph_prefetch *pf, struct dso *dso)
 
 	/* Only this function changes @dwarfs: read here without the lock. */
 	for (i = 0; i < pf->nr_dwarfs; i++) {
-		if (flamegraph__dso_id(pf->dwarfs[i]->dso) == flamegraph__dso_id(dso))
+		if (flamegraph__dso_key(pf->dwarfs[i]->dso) == flamegraph__dso_key(dso))
 			return pf->dwarfs[i];
 	}
 	dwarf = zalloc(sizeof(*dwarf));
@@ -379,7 +379,7 @@ bool flamegraph_prefetch__take_dwarf(struct flamegraph_prefetch *pf,
 	for (i = 0; i < pf->nr_dwarfs; i++) {
 		struct flamegraph_prefetch_dwarf *dwarf = pf->dwarfs[i];
 
-		if (flamegraph__dso_id(dwarf->dso) != flamegraph__dso_id(dso) ||
+		if (flamegraph__dso_key(dwarf->dso) != flamegraph__dso_key(dso) ||
 		    !dwarf->opened)
 			continue;
 		*dbg = dwarf->dbg;

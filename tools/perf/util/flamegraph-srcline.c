@@ -63,7 +63,7 @@ static int insn_refs__collect(struct insn_refs *ir, struct flamegraph *fg)
 static int insn_ref__cmp(const void *a, const void *b)
 {
 	const struct insn_ref *l = a, *r = b;
-	long ld = flamegraph__dso_id(l->dso), rd = flamegraph__dso_id(r->dso);
+	long ld = flamegraph__dso_key(l->dso), rd = flamegraph__dso_key(r->dso);
 
 	if (ld != rd)
 		return ld < rd ? -1 : 1;
@@ -156,7 +156,7 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 	size_t i;
 
 	for (i = 0; i < sds->nr; i++) {
-		if (flamegraph__dso_id(sds->dwarfs[i].dso) == flamegraph__dso_id(dso))
+		if (flamegraph__dso_key(sds->dwarfs[i].dso) == flamegraph__dso_key(dso))
 			return &sds->dwarfs[i];
 	}
 	sd = realloc(sds->dwarfs, (sds->nr + 1) * sizeof(*sd));

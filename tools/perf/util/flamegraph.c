@@ -80,7 +80,7 @@ bool flamegraph__ptr_equal(long key1, long key2, void *ctx __maybe_unused)
 	return key1 == key2;
 }
 
-long flamegraph__dso_id(const struct dso *dso)
+long flamegraph__dso_key(const struct dso *dso)
 {
 	return dso ? (long)RC_CHK_ACCESS((struct dso *)dso) : 0;
 }
@@ -88,7 +88,7 @@ long flamegraph__dso_id(const struct dso *dso)
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 			   bool kernel)
 {
-	long id = flamegraph__dso_id(dso);
+	long id = flamegraph__dso_key(dso);
 	long key = id ?: kernel;
 
 	if (!fg->warned) {
@@ -125,8 +125,8 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 		return key->kind < node->kind ? -1 : 1;
 	if (key->kind == FLAMEGRAPH_COMM)
 		return strcmp(key->comm, node->comm);
-	key_dso = flamegraph__dso_id(key->dso);
-	dso = flamegraph__dso_id(node->dso);
+	key_dso = flamegraph__dso_key(key->dso);
+	dso = flamegraph__dso_key(node->dso);
 	if (key_dso != dso)
 		return key_dso < dso ? -1 : 1;
 	/* Addresses outside any map: kernel and user ones stay apart. */
@@ -150,7 +150,7 @@ static size_t flamegraph_key__hash(const struct flamegraph_node *parent,
 				   const struct flamegraph_key *key)
 {
 	size_t hash = flamegraph__hash_mix((size_t)parent,
-					   (size_t)flamegraph__dso_id(key->dso));
+					   (size_t)flamegraph__dso_key(key->dso));
 
 	hash = flamegraph__hash_mix(hash, ((u64)key->kind << 1) | key->kernel);
 	hash = flamegraph__hash_mix(hash, key->addr);
@@ -521,8 +521,8 @@ static int flamegraph_node__gather(struct flamegraph *fg,
 			err = hashmap__add(first, child->ms.sym->name, child);
 			if (err)
 				return err;
-		} else if (seen && (flamegraph__dso_id(seen->dso) !=
-				    flamegraph__dso_id(child->dso) ||
+		} else if (seen && (flamegraph__dso_key(seen->dso) !=
+				    flamegraph__dso_key(child->dso) ||
 				    seen->addr != child->addr)) {
 			/* NULL marks the name as ambiguous. */
 			hashmap__set(first, child->ms.sym->name, NULL, NULL, NULL);

@@ -339,7 +339,8 @@ bool flamegraph__ptr_equal(long key1, long key2, void *ctx);
  * the caller should print its warning; false after that.
  */
 /**
- * flamegraph__dso_id - what tells a dso from another, to compare or hash
+ * flamegraph__dso_key - what tells a dso from another, to compare or hash
+ * (not perf's struct dso_id, the identity of the file a dso was read from)
  * @dso: the dso, or NULL
  *
  * perf built with ASan checks reference counts (REFCNT_CHECKING, see
@@ -352,7 +353,7 @@ bool flamegraph__ptr_equal(long key1, long key2, void *ctx);
  * Return: the object's address as a number, to compare or hash; 0 for a
  * NULL @dso.
  */
-long flamegraph__dso_id(const struct dso *dso);
+long flamegraph__dso_key(const struct dso *dso);
 
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 			   bool kernel);
