@@ -40,7 +40,8 @@ JOBS	?= $(shell nproc)
 PERF_MAKEFLAGS := O=$(OBJ) BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 \
 		  NO_GTK2=1 NO_LIBBPF=1 mandir=$(CURDIR)/$(B)/man $(PERF_EXTRA)
 
-SERIES	:= patches/series $(wildcard patches/*.patch)
+# patches/commits says the order in which the patches apply.
+SERIES	:= patches/commits $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
@@ -99,7 +100,8 @@ browser-deps: $(NODE)/.installed
 check: $(PERF) $(MAN) browser-deps
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
 
-# The mailing-list series (patches/commits says which file goes where):
+# The mailing-list series (patches/commits says the order and which file
+# goes where):
 # build/patches, and its check: each patch applies, builds with WERROR=1
 # and passes checkpatch --strict; the tests pass on the last.
 patches: $(BASE)/.base-version

@@ -4,8 +4,9 @@
 # assemble.sh BASE SRC [--reset]: make SRC the base plus our overlay.
 #
 # With --reset, SRC is recreated from the pristine BASE and the series in
-# patches/ is applied to it, so a patch is never applied on top of an
-# already patched file.  Every run then links each of our files under
+# patches/ is applied to it, in the order of the "patch" lines of
+# patches/commits, so a patch is never applied on top of an already
+# patched file.  Every run then links each of our files under
 # tools/ into SRC (symbolic links, so editing one only rebuilds what
 # depends on it) and drops links whose file has gone.
 
@@ -18,7 +19,7 @@ src=$2
 if [ "$3" = --reset ]; then
 	rm -rf "$src" "$src.tmp"
 	cp -a "$base" "$src.tmp"
-	for p in $(grep -v -e '^#' -e '^$' "$top/patches/series"); do
+	for p in $(awk '$1 == "patch" { print $2 }' "$top/patches/commits"); do
 		echo "  PATCH  $p"
 		patch -d "$src.tmp" -p1 -s -N --no-backup-if-mismatch \
 			< "$top/patches/$p" || {
