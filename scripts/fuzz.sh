@@ -34,8 +34,8 @@ echo "  CLANG  $out/flamegraph-fuzz"
 (cd "$src" && clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -Wno-unknown-warning-option $flags \
 	-o "$out/flamegraph-fuzz" tests/fuzz/flamegraph-fuzz.c \
-	util/flamegraph.c util/flamegraph-json.c util/flamegraph-folded.c \
-	util/flamegraph-html.c util/hashmap.c ../lib/rbtree.c ../lib/zalloc.c)
+	util/flamegraph.c util/flamegraph-output.c util/hashmap.c util/strbuf.c \
+	../lib/ctype.c ../lib/rbtree.c ../lib/string.c ../lib/zalloc.c)
 
 cd "$out"
 inputs=$top/tools/perf/tests/fuzz/inputs

@@ -1,36 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Builtin flamegraph command: write the flame graph of a perf.data file,
- * with --asm the sampled instructions as its leaves.
+ * builtin-flamegraph.c: write the flame graph of a perf.data file, with
+ * --asm the sampled instructions as its leaves.
  */
 #include "builtin.h"
 #include "perf.h"
 
-#include "arch/common.h"
 #include "util/annotate.h"
 #include "util/callchain.h"
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/dso.h"
 #include "util/dso-replaced.h"
-#include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
-#include "util/header.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
-#include "util/flamegraph-builder.h"
-#include "util/flamegraph-prefetch.h"
-#include "util/flamegraph-cache.h"
 #include "util/flamegraph-output.h"
-#include "util/flamegraph-session.h"
-#include "util/hashmap.h"
+#include "util/flamegraph-record.h"
+#include "util/flamegraph-srcline.h"
+#include "util/header.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/path.h"
 #include "util/session.h"
-#include "util/srcline.h"
 #include "util/strbuf.h"
 #include "util/symbol.h"
 #include "util/thread.h"
@@ -38,12 +32,10 @@
 #include "util/tool.h"
 #include "util/util.h"
 #include "ui/progress.h"
-#include "ui/util.h"
 
 #include <subcmd/parse-options.h>
 #include <linux/bitmap.h>
 #include <linux/err.h>
-#include <linux/string.h>
 #include <linux/time64.h>
 #include <linux/zalloc.h>
 
@@ -67,135 +59,29 @@ struct perf_flamegraph {
 	struct flamegraph_output out;
 	const char		*output;
 	const char		*format_str;
+	enum flamegraph_format	format;
 	const char		*template_path;
 	char			*template;
 	const char		*event_name;
+	struct evsel		*evsel;
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
 	const char		*time_str;
 	struct perf_time_interval *ptime_range;
 	int			range_size;
 	int			range_num;
-	enum flamegraph_format	format;
-	struct evsel		*evsel;
 	bool			asm_leaves;
-	char			no_disasm[160];
-	/* Decodes the sampled symbols as they come; NULL: not used. */
-	struct flamegraph_prefetch *prefetch;
-	/* Builds the tree in a second thread; NULL until the first sample. */
-	struct flamegraph_builder *builder;
 	int			max_stack;
+	/* Frame-pointer callchains: a sample's key tells its stack. */
+	bool			stacks_by_key;
 	struct flamegraph_frame	*frames;
-	int			frames_alloc;
+	u64			alloc_frames;
 	u64			nr_filtered;
 	u64			nr_unresolved;
 	u64			nr_other_event;
-	u64			nr_kernel_unmapped;
-	struct hashmap		*checked_dsos;	/* dso__replaced_since_mmap() done */
-	struct flamegraph_cache	*cache;		/* NULL: callchains not cacheable */
-	/* The callers of sampled functions, seen or not; NULL: not used. */
-	struct flamegraph_cache	*callers;
-	unsigned int		cache_bits;	/* log2 of each cache's slots */
-	bool			cache_checked;
 };
 
-/* At most 64k resolved samples, ~6.5 MB and the callchains. */
-#define PERF_FLAMEGRAPH_CACHE_BITS	16
-#define PERF_FLAMEGRAPH_CACHE_BITS_MIN	10
-
-/*
- * No more slots than the file can have samples: a sample with a callchain
- * takes more than 64 bytes of it.  A pipe, whose size isn't known, gets
- * the most.  The slots are read at random, so all of their huge pages
- * are touched (flamegraph-arena.h): a small profile keeps small caches.
- */
-static unsigned int perf_flamegraph__cache_bits(struct perf_session *session)
-{
-	u64 max_samples = session->header.data_size / 64;
-	unsigned int bits = PERF_FLAMEGRAPH_CACHE_BITS;
-
-	while (max_samples && bits > PERF_FLAMEGRAPH_CACHE_BITS_MIN &&
-	       max_samples < (1ULL << (bits - 1)))
-		bits--;
-	return bits;
-}
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static int perf_flamegraph__frames_grow(struct perf_flamegraph *pfg, int nr)
-{
-	struct flamegraph_frame *frames;
-	int alloc;
-
-	if (nr <= pfg->frames_alloc)
-		return 0;
-	alloc = pfg->frames_alloc ? pfg->frames_alloc * 2 : 128;
-	while (alloc < nr)
-		alloc *= 2;
-	frames = realloc(pfg->frames, alloc * sizeof(*frames));
-	if (!frames)
-		return -ENOMEM;
-	pfg->frames = frames;
-	pfg->frames_alloc = alloc;
-	return 0;
-}
-
-/*
- * The stack of a sample, outermost caller first, as perf resolves its
- * callchain (which, for precise events, agrees with the sample IP: see
- * util/callchain-precise.c).  Without a callchain the stack is the
- * sampled function alone.
- */
-static int perf_flamegraph__stack(struct perf_flamegraph *pfg,
-				  struct evsel *evsel, struct perf_sample *sample,
-				  struct addr_location *al, struct machine *machine,
-				  struct flamegraph_frame *sampled)
-{
-	struct callchain_cursor *cursor = get_tls_callchain_cursor();
-	struct callchain_cursor_node *node;
-	int nr = 0, i, err;
-
-	if (symbol_conf.use_callchain && sample->callchain && cursor &&
-	    thread__resolve_callchain(al->thread, cursor, evsel, sample,
-				      NULL, NULL, pfg->max_stack) == 0) {
-		callchain_cursor_commit(cursor);
-		err = perf_flamegraph__frames_grow(pfg, cursor->nr + 1);
-		if (err)
-			return err;
-		while ((node = callchain_cursor_current(cursor)) != NULL) {
-			struct flamegraph_frame *frame = &pfg->frames[nr++];
-
-			frame->ms = node->ms;
-			frame->ip = node->ip;
-			frame->kernel = flamegraph_frame__is_kernel(machine, node->ms.map,
-								    node->ip);
-			callchain_cursor_advance(cursor);
-		}
-	} else {
-		err = perf_flamegraph__frames_grow(pfg, 1);
-		if (err)
-			return err;
-	}
-
-	if (nr == 0)
-		pfg->frames[nr++] = *sampled;
-
-	/* Callee first to caller first. */
-	for (i = 0; i < nr / 2; i++) {
-		struct flamegraph_frame tmp = pfg->frames[i];
-
-		pfg->frames[i] = pfg->frames[nr - 1 - i];
-		pfg->frames[nr - 1 - i] = tmp;
-	}
-	return nr;
-}
-
+/* The event to show: -e's, else the first; NULL if -e's isn't there. */
 static struct evsel *perf_flamegraph__select_evsel(struct perf_flamegraph *pfg,
 						   struct evlist *evlist)
 {
@@ -211,160 +97,84 @@ static struct evsel *perf_flamegraph__select_evsel(struct perf_flamegraph *pfg,
 }
 
 /*
- * Frame-pointer callchains resolve from the sample alone (see struct
- * flamegraph_cache_key); DWARF callchains unwind a copy of the user
- * stack and LBR ones read the branch stack, which the key doesn't hold.
+ * Frame-pointer callchains resolve from the sample alone (struct
+ * flamegraph_stack_key); DWARF callchains unwind a copy of the user stack
+ * and LBR ones read the branch stack, which the key doesn't hold.
  */
-static void perf_flamegraph__setup_cache(struct perf_flamegraph *pfg,
-					 struct evsel *evsel)
+static bool perf_flamegraph__stacks_by_key(struct evsel *evsel)
 {
-	u64 type = evsel->core.attr.sample_type;
-
-	pfg->cache_checked = true;
-	pfg->cache_bits = perf_flamegraph__cache_bits(pfg->session);
-	if ((type & (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER)) ||
-	    evsel__has_branch_callstack(evsel) ||
-	    callchain_param.record_mode == CALLCHAIN_DWARF ||
-	    callchain_param.record_mode == CALLCHAIN_LBR)
-		return;
-	/* Out of memory: every sample is resolved, as without a cache. */
-	pfg->cache = flamegraph_cache__new(pfg->cache_bits);
-#ifndef HAVE_SKIP_CALLCHAIN_IDX
-	/*
-	 * See perf_flamegraph__callers_key().  Precise events have their
-	 * callchain fixed up to agree with the IP (util/callchain-precise.c),
-	 * --inline adds frames for the IP, guest code threads are not the
-	 * ones the callchain is resolved in, and callchains in caller order
-	 * are resolved from the other end.
-	 */
-	if (pfg->cache && !evsel->core.attr.precise_ip && !symbol_conf.inline_name &&
-	    !symbol_conf.guest_code && callchain_param.order == ORDER_CALLEE)
-		pfg->callers = flamegraph_cache__new(pfg->cache_bits);
-#endif
+	return !(evsel->core.attr.sample_type &
+		 (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER)) &&
+	       !evsel__has_branch_callstack(evsel) &&
+	       callchain_param.record_mode != CALLCHAIN_DWARF &&
+	       callchain_param.record_mode != CALLCHAIN_LBR;
 }
 
-/*
- * --asm: decode the sampled symbols in a second thread as their first
- * samples come (util/flamegraph-prefetch.h), where flamegraph__annotate()
- * would decode them itself.  Not when perf's unwinder reads the DSOs for
- * DWARF callchains: it looks into a DSO's data cache without the lock the
- * thread's reads insert under (__dso_cache__find()).
- */
-static void perf_flamegraph__setup_prefetch(struct perf_flamegraph *pfg,
-					    struct evsel *evsel)
+/* Whether @sample is one to show: its event, and the --cpu and --time filters. */
+static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
+				    struct evsel *evsel, struct perf_sample *sample)
 {
-	if (!pfg->asm_leaves || pfg->no_disasm[0] ||
-	    (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER) ||
-	    callchain_param.record_mode == CALLCHAIN_DWARF ||
-	    !flamegraph__decodes_in_process(&pfg->session->header.env))
-		return;
-	pfg->prefetch = flamegraph_prefetch__new(pfg->format == FLAMEGRAPH_HTML &&
-						 !srcline_full_filename);
-}
-
-/*
- * The tree is built in a second thread (util/flamegraph-builder.h); a
- * cache's slot stands for the node the thread keeps for it.
- */
-static int perf_flamegraph__setup_builder(struct perf_flamegraph *pfg)
-{
-	size_t nr_slots = (size_t)1 << pfg->cache_bits;
-
-	pfg->builder = flamegraph_builder__new(&pfg->fg, pfg->cache ? nr_slots : 0,
-					       pfg->callers ? nr_slots : 0,
-					       pfg->prefetch);
-	return pfg->builder ? 0 : -ENOMEM;
-}
-
-/*
- * perf loads a machine's kernel symbols at the first kernel address it
- * resolves, and that splits the kernel maps (maps__split_kallsyms()):
- * not while the builder reads maps.  A kernel sample, or a callchain
- * with kernel entries, may be the first.
- */
-static void perf_flamegraph__sync_kernel(struct perf_flamegraph *pfg,
-					 struct perf_sample *sample,
-					 struct machine *machine)
-{
-	struct map *kmap = machine__kernel_map(machine);
-	bool kernel = sample->cpumode != PERF_RECORD_MISC_USER;
-	u64 i;
-
-	if (!kmap || dso__loaded(map__dso(kmap)))
-		return;
-	/*
-	 * The kernel stores a callchain's kernel part first, then the user
-	 * part after its PERF_CONTEXT_USER marker (perf_callchain()): a
-	 * user-only profile's samples end the scan at their first entry.
-	 */
-	for (i = 0; !kernel && sample->callchain && i < sample->callchain->nr; i++) {
-		u64 ip = sample->callchain->ips[i];
-
-		if (ip == PERF_CONTEXT_USER || ip == PERF_CONTEXT_GUEST_USER)
-			break;
-		kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL;
+	if (evsel != pfg->evsel) {
+		pfg->nr_other_event++;
+		return false;
 	}
-	if (kernel)
-		flamegraph_builder__sync(pfg->builder);
-}
-
-/*
- * A frame-pointer callchain is the sample's context marker and IP, then
- * its callers' return addresses.  perf resolves each entry on its own
- * (add_callchain_ip(): the map and symbol of the address, in the cpumode
- * of the PERF_CONTEXT_* marker before it), so where the callers go in
- * the tree depends on the entries after the IP alone, and the sampled
- * function's frame is the one machine__resolve() finds for the IP.
- * Samples with the same callers then share the node of the callers, and
- * only the sampled function and instruction are looked up under it.
- *
- * Return: true, with @key set, when @sample's callchain has that shape:
- * its own context marker, its IP, and no more entries than --max-stack.
- */
-static bool perf_flamegraph__callers_key(struct perf_flamegraph *pfg,
-					 struct flamegraph_cache_key *key,
-					 struct perf_sample *sample,
-					 struct machine *machine)
-{
-	struct ip_callchain *chain = sample->callchain;
-	u64 marker;
-
-	if (!pfg->callers || !chain || chain->nr < 2 ||
-	    chain->nr > (u64)pfg->max_stack || chain->ips[1] != sample->ip)
+	if ((pfg->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
+			       !test_bit(sample->cpu, pfg->cpu_bitmap))) ||
+	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num,
+					  sample->time)) {
+		pfg->nr_filtered++;
 		return false;
-	if (sample->cpumode == PERF_RECORD_MISC_USER)
-		marker = PERF_CONTEXT_USER;
-	else if (sample->cpumode == PERF_RECORD_MISC_KERNEL)
-		marker = PERF_CONTEXT_KERNEL;
-	else
-		return false;
-	if (chain->ips[0] != marker)
-		return false;
-	flamegraph_cache_key__init(key, machine, sample->pid, sample->tid,
-				   sample->cpumode, 0, chain->nr - 2, chain->ips + 2);
+	}
 	return true;
 }
 
-/* Callchain entries that are addresses, not PERF_CONTEXT_* markers. */
-static int perf_flamegraph__nr_addresses(struct ip_callchain *chain)
+/*
+ * The leaf of a resolved sample: its callchain, outermost caller first,
+ * as perf resolves it (for precise events, in agreement with the sample
+ * IP: util/callchain-precise.c), else the sampled function alone; with
+ * --asm, the instruction at the sample IP below it.
+ */
+static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
+						    struct evsel *evsel,
+						    struct perf_sample *sample,
+						    struct addr_location *al,
+						    struct machine *machine)
 {
-	int nr = 0;
-	u64 i;
+	struct callchain_cursor *cursor = get_tls_callchain_cursor();
+	struct flamegraph_frame ip = {
+		.ms	= { .maps = thread__maps(al->thread), .map = al->map, .sym = al->sym, },
+		.ip	= sample->ip,
+		.kernel	= flamegraph_frame__is_kernel(machine, al->map, sample->ip),
+	};
+	struct callchain_cursor_node *node;
+	u64 nr = 0;
 
-	for (i = 0; i < chain->nr; i++)
-		nr += chain->ips[i] < PERF_CONTEXT_MAX;
-	return nr;
-}
+	if (symbol_conf.use_callchain && sample->callchain && cursor &&
+	    thread__resolve_callchain(al->thread, cursor, evsel, sample, NULL, NULL,
+				      pfg->max_stack) == 0 && cursor->nr) {
+		if (cursor->nr > pfg->alloc_frames) {
+			void *frames = realloc(pfg->frames, cursor->nr * sizeof(*pfg->frames));
 
-static void perf_flamegraph__cache_key(struct flamegraph_cache_key *key,
-				       struct perf_sample *sample,
-				       struct machine *machine)
-{
-	struct ip_callchain *chain = sample->callchain;
-
-	flamegraph_cache_key__init(key, machine, sample->pid, sample->tid,
-				   sample->cpumode, sample->ip,
-				   chain ? chain->nr : 0, chain ? chain->ips : NULL);
+			if (!frames)
+				return NULL;
+			pfg->frames = frames;
+			pfg->alloc_frames = cursor->nr;
+		}
+		/* Callee first in the cursor, caller first in the tree. */
+		callchain_cursor_commit(cursor);
+		while ((node = callchain_cursor_current(cursor)) != NULL) {
+			pfg->frames[cursor->nr - 1 - nr++] = (struct flamegraph_frame){
+				.ms	= node->ms,
+				.ip	= node->ip,
+				.kernel	= flamegraph_frame__is_kernel(machine, node->ms.map,
+								      node->ip),
+			};
+			callchain_cursor_advance(cursor);
+		}
+	}
+	return flamegraph__leaf(&pfg->fg, thread__comm_str(al->thread),
+				nr ? pfg->frames : &ip, nr ?: 1,
+				pfg->asm_leaves ? &ip : NULL);
 }
 
 static int process_sample_event(const struct perf_tool *tool,
@@ -374,14 +184,18 @@ static int process_sample_event(const struct perf_tool *tool,
 				struct machine *machine)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
-	struct flamegraph_cache_value cached = { .filtered = false }, callers = cached;
-	struct flamegraph_builder_sample bs = { .leaf_slot = -1, };
-	struct flamegraph_cache_key key, callers_key;
-	struct flamegraph_frame sampled;
+	struct flamegraph_stack_key key = {
+		.machine = machine,
+		.pid	 = sample->pid,
+		.tid	 = sample->tid,
+		.cpumode = sample->cpumode,
+		.ip	 = sample->ip,
+		.nr	 = sample->callchain ? sample->callchain->nr : 0,
+		.ips	 = sample->callchain ? sample->callchain->ips : NULL,
+	};
+	struct flamegraph_node *leaf = NULL;
 	struct addr_location al;
-	bool by_callers;
-	long callers_slot = -1;
-	int nr, ret = 0;
+	int ret = 0;
 
 	if (!pfg->evsel) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, evsel->evlist);
@@ -389,102 +203,36 @@ static int process_sample_event(const struct perf_tool *tool,
 			pr_err("event '%s' is not in the input\n", pfg->event_name);
 			return -EINVAL;
 		}
+		pfg->stacks_by_key = perf_flamegraph__stacks_by_key(pfg->evsel);
 	}
-	if (evsel != pfg->evsel) {
-		pfg->nr_other_event++;
+	if (!perf_flamegraph__wanted(pfg, evsel, sample))
 		return 0;
-	}
+	if (pfg->stacks_by_key && flamegraph__find_stack(&pfg->fg, &key, &leaf))
+		goto out_account;
 
-	if ((pfg->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
-			       !test_bit(sample->cpu, pfg->cpu_bitmap))) ||
-	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num,
-					  sample->time)) {
-		pfg->nr_filtered++;
-		return 0;
-	}
-
-	if (!pfg->cache_checked) {
-		perf_flamegraph__setup_cache(pfg, evsel);
-		perf_flamegraph__setup_prefetch(pfg, evsel);
-		ret = perf_flamegraph__setup_builder(pfg);
-		if (ret)
-			return ret;
-	}
-	if (pfg->cache) {
-		perf_flamegraph__cache_key(&key, sample, machine);
-		bs.leaf_slot = flamegraph_cache__slot(pfg->cache, &key);
-		if (flamegraph_cache__find(pfg->cache, &key, &cached)) {
-			if (cached.filtered) {
-				pfg->nr_filtered++;
-				return 0;
-			}
-			if (cached.kernel_unmapped)
-				pfg->nr_kernel_unmapped++;
-			return flamegraph_builder__account(pfg->builder, bs.leaf_slot);
-		}
-	}
-
-	perf_flamegraph__sync_kernel(pfg, sample, machine);
 	addr_location__init(&al);
 	if (machine__resolve(machine, &al, sample) < 0) {
-		pr_debug("problem processing %d event, skipping it.\n",
-			 event->header.type);
+		pr_debug("problem processing %d event, skipping it.\n", event->header.type);
 		pfg->nr_unresolved++;
 		goto out;
 	}
-	if (al.filtered) {
-		pfg->nr_filtered++;
-		cached.filtered = true;
-		goto out_cache;
-	}
-
-	sampled.ms.maps = thread__maps(al.thread);
-	sampled.ms.map = al.map;
-	sampled.ms.sym = al.sym;
-	sampled.ip = sample->ip;
-	sampled.kernel = flamegraph_frame__is_kernel(machine, al.map, sample->ip);
-
-	if (sampled.kernel && !sampled.ms.map) {
-		pfg->nr_kernel_unmapped++;
-		cached.kernel_unmapped = true;
-	}
-	bs.insn = pfg->asm_leaves ? &sampled : NULL;
-	by_callers = perf_flamegraph__callers_key(pfg, &callers_key, sample, machine);
-	if (by_callers) {
-		callers_slot = flamegraph_cache__slot(pfg->callers, &callers_key);
-		if (flamegraph_cache__find(pfg->callers, &callers_key, &callers)) {
-			bs.from_slot = callers_slot;
-			bs.frames = &sampled;
-			bs.nr_frames = 1;
-			bs.callers_slot = -1;
-			goto out_add;
+	if (!al.filtered) {
+		leaf = perf_flamegraph__add(pfg, evsel, sample, &al, machine);
+		if (!leaf) {
+			ret = -ENOMEM;
+			goto out;
 		}
 	}
-
-	nr = perf_flamegraph__stack(pfg, evsel, sample, &al, machine, &sampled);
-	if (nr < 0) {
-		ret = nr;
-		goto out;
-	}
-	/* Each entry gave one frame: the last one is the sampled function's. */
-	if (by_callers && nr != perf_flamegraph__nr_addresses(sample->callchain))
-		by_callers = false;
-	bs.comm = thread__comm_str(al.thread);
-	bs.from_slot = -1;
-	bs.frames = pfg->frames;
-	bs.nr_frames = nr;
-	bs.callers_slot = by_callers ? callers_slot : -1;
-	/* Failing to remember the callers only costs the next one a resolution. */
-	if (by_callers)
-		flamegraph_cache__add(pfg->callers, &callers_key, &callers);
-out_add:
-	ret = flamegraph_builder__add(pfg->builder, &bs);
-	if (ret)
-		goto out;
-out_cache:
-	/* Failing to cache only costs the next sample a resolution. */
-	if (pfg->cache)
-		flamegraph_cache__add(pfg->cache, &key, &cached);
+	/* Failing to remember costs only the next sample a resolution. */
+	if (pfg->stacks_by_key)
+		flamegraph__add_stack(&pfg->fg, &key, leaf);
+	addr_location__exit(&al);
+out_account:
+	if (leaf)
+		flamegraph__account(&pfg->fg, leaf, 1);
+	else
+		pfg->nr_filtered++;
+	return 0;
 out:
 	addr_location__exit(&al);
 	return ret;
@@ -494,22 +242,18 @@ out:
  * A binary rebuilt since the recording, with no build-id to tell it by,
  * would give the samples functions and instructions that never ran:
  * check each user-space DSO when it is first mapped, before anything
- * loads its symbols, and keep it unloaded if its file was replaced.
+ * loads its symbols or reads its code, and keep both away if its file
+ * was replaced.
  */
 static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 				       struct dso *dso)
 {
 	char why[256];
 
-	/* Once per DSO, however many processes map it. */
-	if (dso__loaded(dso) ||
-	    hashmap__add(pfg->checked_dsos, flamegraph__dso_key(dso), 1))
+	if (dso__loaded(dso) || !dso__replaced_since_mmap(dso, why, sizeof(why)))
 		return;
-	if (!dso__replaced_since_mmap(dso, why, sizeof(why)))
-		return;
-
-	/* No symbols from the wrong file: addresses instead. */
 	dso__set_loaded(dso);
+	dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
 	if (!flamegraph__warn_once(&pfg->fg, dso, /*kernel=*/false))
 		return;
 	pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]%s\n",
@@ -518,80 +262,54 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 }
 
 /*
- * An event that changes how addresses resolve, or which thread and comm
- * a PID and TID are: samples resolved before it no longer tell where
- * later ones go.  Those of process @pid only, unless it is the kernel's
- * (-1: kernel maps, modules) or the idle task's.
+ * An event that changes how a process's addresses resolve, or its comm:
+ * what its stacks resolved to before no longer holds.  -1: the kernel's
+ * maps, everyone's.
  */
-static void perf_flamegraph__machine_changed(const struct perf_tool *tool,
-					     s32 pid)
+static void perf_flamegraph__forget(const struct perf_tool *tool, s32 pid)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
 
-	struct flamegraph_cache *caches[] = { pfg->cache, pfg->callers };
-	size_t i;
-
-	/* The builder may be reading what the event changes. */
-	flamegraph_builder__sync(pfg->builder);
-	for (i = 0; i < ARRAY_SIZE(caches); i++) {
-		if (!caches[i])
-			continue;
-		if (pid > 0)
-			flamegraph_cache__flush_pid(caches[i], pid);
-		else
-			flamegraph_cache__flush(caches[i]);
-	}
+	flamegraph__forget_stacks(&pfg->fg, pid);
 }
 
-static int process_mmap_event(const struct perf_tool *tool,
-			      union perf_event *event,
-			      struct perf_sample *sample,
-			      struct machine *machine)
+static int process_mmap_event(const struct perf_tool *tool, union perf_event *event,
+			      struct perf_sample *sample, struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool, event->mmap.pid);
+	perf_flamegraph__forget(tool, event->mmap.pid);
 	return perf_event__process_mmap(tool, event, sample, machine);
 }
 
-static int process_comm_event(const struct perf_tool *tool,
-			      union perf_event *event,
-			      struct perf_sample *sample,
-			      struct machine *machine)
+static int process_comm_event(const struct perf_tool *tool, union perf_event *event,
+			      struct perf_sample *sample, struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool, event->comm.pid);
+	perf_flamegraph__forget(tool, event->comm.pid);
 	return perf_event__process_comm(tool, event, sample, machine);
 }
 
-static int process_fork_event(const struct perf_tool *tool,
-			      union perf_event *event,
-			      struct perf_sample *sample,
-			      struct machine *machine)
+static int process_fork_event(const struct perf_tool *tool, union perf_event *event,
+			      struct perf_sample *sample, struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool, event->fork.pid);
+	perf_flamegraph__forget(tool, event->fork.pid);
 	return perf_event__process_fork(tool, event, sample, machine);
 }
 
-static int process_exit_event(const struct perf_tool *tool,
-			      union perf_event *event,
-			      struct perf_sample *sample,
-			      struct machine *machine)
+static int process_exit_event(const struct perf_tool *tool, union perf_event *event,
+			      struct perf_sample *sample, struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool, event->fork.pid);
+	perf_flamegraph__forget(tool, event->fork.pid);
 	return perf_event__process_exit(tool, event, sample, machine);
 }
 
-static int process_ksymbol_event(const struct perf_tool *tool,
-				 union perf_event *event,
-				 struct perf_sample *sample,
-				 struct machine *machine)
+static int process_ksymbol_event(const struct perf_tool *tool, union perf_event *event,
+				 struct perf_sample *sample, struct machine *machine)
 {
-	perf_flamegraph__machine_changed(tool, -1);
+	perf_flamegraph__forget(tool, -1);
 	return perf_event__process_ksymbol(tool, event, sample, machine);
 }
 
-static int process_mmap2_event(const struct perf_tool *tool,
-			       union perf_event *event,
-			       struct perf_sample *sample,
-			       struct machine *machine)
+static int process_mmap2_event(const struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct machine *machine)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
 	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -599,7 +317,7 @@ static int process_mmap2_event(const struct perf_tool *tool,
 	struct thread *thread;
 	int err;
 
-	perf_flamegraph__machine_changed(tool, event->mmap2.pid);
+	perf_flamegraph__forget(tool, event->mmap2.pid);
 	err = perf_event__process_mmap2(tool, event, sample, machine);
 	if (err || cpumode != PERF_RECORD_MISC_USER ||
 	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
@@ -618,10 +336,9 @@ static int process_mmap2_event(const struct perf_tool *tool,
 
 static void perf_flamegraph__setup_callchain(struct evlist *evlist)
 {
-	if (!evlist || evlist->core.nr_entries == 0)
-		return;
-	callchain_param_setup(evlist__combined_sample_type(evlist),
-			      perf_env__arch(evlist->env));
+	if (evlist && evlist->core.nr_entries)
+		callchain_param_setup(evlist__combined_sample_type(evlist),
+				      perf_env__arch(evlist->env));
 }
 
 static int process_attr(const struct perf_tool *tool, union perf_event *event,
@@ -648,30 +365,21 @@ static int process_feature_event(struct perf_session *session,
 	return 0;
 }
 
-static bool same_file(const char *a, const char *b)
+/* Samples that ended in kernel code without a kernel map. */
+static u64 flamegraph_node__kernel_unmapped(const struct flamegraph_node *node)
 {
-	struct stat sa, sb;
+	u64 nr = node->kernel && !node->dso && node->kind != FLAMEGRAPH_FUNC ?
+		 node->self : 0;
+	u32 i;
 
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-static int perf_flamegraph__output(struct perf_flamegraph *pfg)
-{
-	FILE *fp = flamegraph_output__open(&pfg->out);
-
-	if (!fp)
-		return -EIO;
-	return flamegraph_output__close(&pfg->out,
-					flamegraph__write_session(&pfg->fg, fp, pfg->format,
-								  pfg->session, pfg->evsel,
-								  pfg->template));
+	for (i = 0; i < node->nr_children; i++)
+		nr += flamegraph_node__kernel_unmapped(node->sorted[i]);
+	return nr;
 }
 
 /*
  * Read whole with strbuf_read(): filename__read_str() stops at the first
- * byte >= 0x80 (io__get_char() sign-extends it), and the d3-flame-graph
- * template holds UTF-8.
+ * byte >= 0x80, and the d3-flame-graph template holds UTF-8.
  */
 static int perf_flamegraph__read_template(struct perf_flamegraph *pfg)
 {
@@ -711,16 +419,10 @@ out_err:
 	return -EINVAL;
 }
 
-static const char * const format_names[] = {
-	[FLAMEGRAPH_HTML]	= "html",
-	[FLAMEGRAPH_JSON]	= "json",
-	[FLAMEGRAPH_FOLDED]	= "folded",
-};
-
 /*
  * perf's ui_progress on a plain terminal: one line, rewritten in place,
- * for the phases that take long (reading events, disassembling).  Set up
- * only when stderr is a terminal, so logs and pipes stay clean.
+ * for the phases that take long (reading events, decoding).  Set up only
+ * when stderr is a terminal, so logs and pipes stay clean.
  */
 static void stderr_progress__update(struct ui_progress *p)
 {
@@ -740,15 +442,60 @@ static struct ui_progress_ops stderr_progress__ops = {
 	.finish = stderr_progress__finish,
 };
 
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static int perf_flamegraph__write(struct perf_flamegraph *pfg)
+{
+	FILE *fp = flamegraph_output__open(&pfg->out);
+
+	if (!fp)
+		return -EIO;
+	return flamegraph_output__close(&pfg->out,
+					flamegraph__write_session(&pfg->fg, fp, pfg->format,
+								  pfg->session, pfg->evsel,
+								  pfg->template));
+}
+
+static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
+{
+	const char *event = pfg->evsel ? evsel__name(pfg->evsel) : "no event";
+	u64 unmapped = flamegraph_node__kernel_unmapped(&pfg->fg.root);
+
+	/*
+	 * perf record finds no kernel map when /proc/kallsyms hides the
+	 * kernel's addresses (kernel.kptr_restrict): say why kernel frames
+	 * have no names.
+	 */
+	if (unmapped)
+		pr_warning("Warning: %" PRIu64 " kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
+			   unmapped);
+	if (quiet)
+		return;
+	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
+		pfg->fg.nr_samples, event);
+	if (pfg->nr_filtered || pfg->nr_unresolved)
+		fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
+			pfg->nr_filtered, pfg->nr_unresolved);
+	if (pfg->nr_other_event)
+		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
+			pfg->nr_other_event);
+	fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves, wrote %s (%s)\n",
+		pfg->fg.nr_nodes - 1, pfg->fg.nr_leaves,
+		strcmp(pfg->output, "-") ? pfg->output : "stdout",
+		flamegraph_format__name(pfg->format));
+}
+
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
 	u64 t[5];
 	int err;
-
-	if (pfg->asm_leaves && !annotate_opts.objdump_path)
-		flamegraph__find_objdump(&session->header.env, pfg->no_disasm,
-					 sizeof(pfg->no_disasm));
 
 	if (pfg->cpu_list) {
 		err = perf_session__cpu_bitmap(session, pfg->cpu_list, pfg->cpu_bitmap);
@@ -756,14 +503,11 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 			return err;
 	}
 	if (pfg->time_str) {
-		err = perf_time__parse_for_ranges(pfg->time_str, session,
-						  &pfg->ptime_range,
-						  &pfg->range_size,
-						  &pfg->range_num);
+		err = perf_time__parse_for_ranges(pfg->time_str, session, &pfg->ptime_range,
+						  &pfg->range_size, &pfg->range_num);
 		if (err < 0)
 			return err;
 	}
-
 	perf_flamegraph__setup_callchain(session->evlist);
 	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
 		pfg->evsel = perf_flamegraph__select_evsel(pfg, session->evlist);
@@ -776,29 +520,6 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 
 	t[0] = now_ns();
 	err = perf_session__process_events(session);
-	if (!err)
-		err = flamegraph_builder__finish(pfg->builder);
-	t[1] = now_ns();
-	if (pfg->cache) {
-		const struct flamegraph_cache_stats *st = flamegraph_cache__stats(pfg->cache);
-
-		pr_debug("perf flamegraph: resolved samples cache: %" PRIu64 " hits, %"
-			 PRIu64 " misses, %" PRIu64 " flushes (%" PRIu64 " of one process)\n",
-			 st->hits, st->misses, st->flushes + st->pid_flushes,
-			 st->pid_flushes);
-	}
-	if (pfg->callers) {
-		const struct flamegraph_cache_stats *st = flamegraph_cache__stats(pfg->callers);
-
-		pr_debug("perf flamegraph: callers cache: %" PRIu64 " hits, %" PRIu64 " misses\n",
-			 st->hits, st->misses);
-	}
-	/*
-	 * The builder kept their slots' nodes, which flamegraph__finish()
-	 * changes: not to be used from here on.  Freed at the end, so that the
-	 * disassembly's allocations don't land in the holes of their
-	 * callchain buffers (the disassembly was ~20% slower that way).
-	 */
 	if (err) {
 		pr_err("failed to process the events of %s\n", session->data->path);
 		return err;
@@ -812,23 +533,11 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		return -ENODATA;
 	}
 
-	/*
-	 * perf record finds no kernel map when /proc/kallsyms hides the
-	 * kernel's addresses (kernel.kptr_restrict): say why kernel frames
-	 * have no names.
-	 */
-	if (pfg->nr_kernel_unmapped) {
-		pr_warning("Warning: %llu kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
-			   (unsigned long long)pfg->nr_kernel_unmapped);
-	}
-
-	if (pfg->asm_leaves && pfg->evsel) {
-		err = flamegraph__annotate(&pfg->fg, pfg->evsel,
-					   pfg->no_disasm[0] ? pfg->no_disasm : NULL,
-					   pfg->prefetch);
+	t[1] = now_ns();
+	if (pfg->asm_leaves) {
+		err = flamegraph__decode_insns(&pfg->fg, &session->header.env);
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(&pfg->fg, FLAMEGRAPH_SRCLINES_MAX,
-						       pfg->prefetch);
+			err = flamegraph__add_srclines(&pfg->fg, FLAMEGRAPH_SRCLINES_MAX);
 		if (err)
 			return err;
 	}
@@ -836,193 +545,25 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	err = flamegraph__finish(&pfg->fg);
 	if (err)
 		return err;
-
 	t[3] = now_ns();
-	err = perf_flamegraph__output(pfg);
+	err = perf_flamegraph__write(pfg);
 	if (err)
 		return err;
 	t[4] = now_ns();
 	/* Where the time went, for make bench. */
-	pr_debug("perf flamegraph: phases (ms): events %.1f (of which tree %.1f), disassembly %.1f, finish %.1f, write %.1f\n",
-		 (t[1] - t[0]) / 1e6, flamegraph_builder__tree_ns(pfg->builder) / 1e6,
-		 (t[2] - t[1]) / 1e6,
-		 (t[3] - t[2]) / 1e6, (t[4] - t[3]) / 1e6);
-
-	if (quiet)
-		return 0;
-	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
-		pfg->fg.nr_samples,
-		pfg->evsel ? evsel__name(pfg->evsel) : "no event");
-	if (pfg->nr_filtered || pfg->nr_unresolved)
-		fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
-			pfg->nr_filtered, pfg->nr_unresolved);
-	if (pfg->nr_other_event)
-		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
-			pfg->nr_other_event);
-	fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves, wrote %s (%s)\n",
-		pfg->fg.nr_nodes - 1, pfg->fg.nr_insns,
-		strcmp(pfg->output, "-") ? pfg->output : "stdout",
-		format_names[pfg->format]);
+	pr_debug("perf flamegraph: phases (ms): events %.1f, disassembly %.1f, finish %.1f, write %.1f\n",
+		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
+		 (t[4] - t[3]) / 1e6);
+	perf_flamegraph__summary(pfg);
 	return 0;
 }
 
-/*
- * What /bin/sh would split or expand in the objdump command perf's disasm
- * layer writes (util/disasm.c), where the path is not quoted.
- */
-#define OBJDUMP_SHELL_CHARS	" \t\n'\"\\$`;&|<>*?()[]{}#"
-
-/*
- * A file execve() would run: a regular file we may execute.  Else false,
- * errno saying why (EACCES, as from execve(), for a directory).
- */
-static bool perf_flamegraph__is_program(const char *file)
+static bool same_file(const char *a, const char *b)
 {
-	if (access(file, X_OK))
-		return false;
-	if (!is_regular_file(file)) {
-		errno = EACCES;
-		return false;
-	}
-	return true;
-}
+	struct stat sa, sb;
 
-/*
- * Whether execvp() would find @cmd: a path, or a name in $PATH (execvp()'s
- * default when $PATH is unset).  A mistyped option ('-f folded') ends the
- * options, so its argument would be taken for the command to record.
- */
-static bool perf_flamegraph__command_exists(const char *cmd)
-{
-	const char *path = getenv("PATH") ?: "/bin:/usr/bin";
-	char *dirs, *next, *dir, file[PATH_MAX];
-	bool found = false;
-
-	if (!*cmd)
-		return false;
-	if (strchr(cmd, '/'))
-		return perf_flamegraph__is_program(cmd);
-	dirs = strdup(path);
-	if (!dirs)
-		return true;	/* let perf record tell */
-	/* An empty entry is the current directory, as for execvp(). */
-	for (next = dirs; next && !found;) {
-		dir = strsep(&next, ":");
-		if (snprintf(file, sizeof(file), "%s/%s", *dir ? dir : ".", cmd) <
-		    (int)sizeof(file))
-			found = perf_flamegraph__is_program(file);
-	}
-	free(dirs);
-	return found;
-}
-
-/*
- * Put a finished recording at @path as perf record would have: what was
- * there before is kept as <path>.old (util/data.c's check_backup()).
- */
-static int perf_flamegraph__keep_recording(const char *tmp, const char *path)
-{
-	char oldname[PATH_MAX];
-	struct stat st;
-	int err;
-
-	if (!stat(path, &st) && st.st_size) {
-		snprintf(oldname, sizeof(oldname), "%s.old", path);
-		if (rm_rf_perf_data(oldname) || rename(path, oldname)) {
-			err = errno ?: EEXIST;
-			pr_err("cannot keep %s as %s (%s); the recording is %s\n",
-			       path, oldname, strerror(err), tmp);
-			return -err;
-		}
-	}
-	if (rename(tmp, path)) {
-		err = errno;
-		pr_err("cannot rename %s to %s: %s\n", tmp, path, strerror(err));
-		return -err;
-	}
-	return 0;
-}
-
-/*
- * perf flamegraph -- <command>: record it first, as perf script flamegraph
- * does, with call graphs and perf record's default event (which falls
- * back to a software clock where there is no PMU).  A file, not a pipe,
- * so perf record writes the build-id table and fills the build-id cache:
- * the flame graph of this recording stays right after a rebuild.  A child
- * perf, not cmd_record() here, so record's global state stays its own.
- * It records into a new file next to @path, which replaces @path only
- * once perf record succeeded: a failed recording loses nothing.
- */
-static int perf_flamegraph__record(const char *path, const char *event,
-				   int argc, const char **argv)
-{
-	const char **rec_argv;
-	struct sigaction ign = { .sa_handler = SIG_IGN, }, old_int, old_term;
-	char tmp[PATH_MAX];
-	int i = 0, j, fd, status = 0;
-	pid_t pid;
-
-	if (!perf_flamegraph__command_exists(argv[0])) {
-		pr_err("%s: no such command to record (options go before the command)\n",
-		       argv[0]);
-		return -ENOENT;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fd = -errno;
-		pr_err("cannot create a file next to %s: %s\n", path, strerror(-fd));
-		return fd;
-	}
-	close(fd);
-	rec_argv = calloc(argc + 9, sizeof(*rec_argv));
-	if (!rec_argv) {
-		unlink(tmp);
-		return -ENOMEM;
-	}
-	/* The perf that runs now, not whichever is first in $PATH. */
-	rec_argv[i++] = "/proc/self/exe";
-	rec_argv[i++] = "record";
-	rec_argv[i++] = "-g";
-	rec_argv[i++] = "-o";
-	rec_argv[i++] = tmp;
-	if (event) {
-		rec_argv[i++] = "-e";
-		rec_argv[i++] = event;
-	}
-	rec_argv[i++] = "--";
-	for (j = 0; j < argc; j++)
-		rec_argv[i++] = argv[j];
-
-	/*
-	 * ^C stops the command: perf record writes what it has and dies of
-	 * the signal it got, as it does on a terminal; render that.
-	 */
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGTERM, &ign, &old_term);
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execv(rec_argv[0], (char **)rec_argv);
-		pr_err("cannot run perf record: %s\n", strerror(errno));
-		_exit(127);
-	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	free(rec_argv);
-	if (pid < 0 || !((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
-			 (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
-						  WTERMSIG(status) == SIGTERM)))) {
-		pr_err("perf record of '%s' failed, no flame graph written\n",
-		       argv[0]);
-		unlink(tmp);
-		return -EINVAL;
-	}
-	return perf_flamegraph__keep_recording(tmp, path);
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int cmd_flamegraph(int argc, const char **argv)
@@ -1066,8 +607,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		   "only consider samples in these dsos"),
 	OPT_STRING('S', "symbols", &symbol_conf.sym_list_str, "symbol[,symbol...]",
 		   "only consider samples in these symbols"),
-	OPT_STRING('C', "cpu", &pfg.cpu_list, "cpu",
-		   "list of cpus to profile"),
+	OPT_STRING('C', "cpu", &pfg.cpu_list, "cpu", "list of cpus to profile"),
 	OPT_STRING(0, "time", &pfg.time_str, "str",
 		   "Time span of interest (start,stop), as in perf report"),
 	OPT_INCR('v', "verbose", &verbose,
@@ -1108,10 +648,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = -EINVAL;
 		goto out;
 	}
-
 	/* As perf record by default: no debuginfod server is asked. */
 	perf_debuginfod_setup(&debuginfod);
-
 	if (quiet)
 		perf_quiet_option();
 	else if (verbose <= 0 && isatty(STDERR_FILENO))
@@ -1122,33 +660,20 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = -EINVAL;
 		goto out;
 	}
-
 	ret = flamegraph__parse_format(pfg.format_str, pfg.output, &pfg.format);
+	if (!ret && pfg.template_path)
+		ret = perf_flamegraph__read_template(&pfg);
 	if (ret)
 		goto out;
-	if (pfg.template_path) {
-		ret = perf_flamegraph__read_template(&pfg);
-		if (ret)
-			goto out;
-	}
-
 	if (disassembler_style) {
 		annotate_opts.disassembler_style = strdup(disassembler_style);
-		if (!annotate_opts.disassembler_style)
-			return -ENOMEM;
-	}
-	if (objdump_path) {
-		/*
-		 * perf's disasm layer runs it with /bin/sh, which searches
-		 * $PATH, and would split or expand what it doesn't quote.
-		 */
-		if (strpbrk(objdump_path, OBJDUMP_SHELL_CHARS)) {
-			pr_err("--objdump '%s': perf runs objdump through /bin/sh, which would split or expand this name\n",
-			       objdump_path);
-			ret = -EINVAL;
+		if (!annotate_opts.disassembler_style) {
+			ret = -ENOMEM;
 			goto out;
 		}
-		if (!perf_flamegraph__command_exists(objdump_path)) {
+	}
+	if (objdump_path) {
+		if (!flamegraph__command_exists(objdump_path)) {
 			pr_err("--objdump '%s': %s\n", objdump_path,
 			       strchr(objdump_path, '/') ? strerror(errno) :
 			       "no such program in $PATH");
@@ -1156,10 +681,11 @@ int cmd_flamegraph(int argc, const char **argv)
 			goto out;
 		}
 		annotate_opts.objdump_path = strdup(objdump_path);
-		if (!annotate_opts.objdump_path)
-			return -ENOMEM;
+		if (!annotate_opts.objdump_path) {
+			ret = -ENOMEM;
+			goto out;
+		}
 	}
-
 	ret = symbol__validate_sym_arguments();
 	if (ret)
 		goto out;
@@ -1172,15 +698,12 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = -EINVAL;
 		goto out;
 	}
-
 	ret = flamegraph_output__init(&pfg.out, pfg.output);
 	if (ret)
 		goto out;
-
 	/* The output was checked first: no recording for nothing. */
 	if (argc) {
-		ret = perf_flamegraph__record(data.path, pfg.event_name,
-					      argc, argv);
+		ret = flamegraph__record(data.path, pfg.event_name, argc, argv);
 		if (ret)
 			goto out;
 	}
@@ -1203,44 +726,23 @@ int cmd_flamegraph(int argc, const char **argv)
 	pfg.tool.feature	 = process_feature_event;
 	pfg.tool.ordering_requires_timestamps = true;
 
-	flamegraph__init(&pfg.fg);
-	pfg.checked_dsos = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
-	if (IS_ERR(pfg.checked_dsos)) {
-		ret = PTR_ERR(pfg.checked_dsos);
-		pfg.checked_dsos = NULL;
-		goto out_fg;
-	}
-
+	ret = flamegraph__init(&pfg.fg);
+	if (ret)
+		goto out;
 	pfg.session = perf_session__new(&data, &pfg.tool);
 	if (IS_ERR(pfg.session)) {
 		ret = PTR_ERR(pfg.session);
 		pfg.session = NULL;
 		goto out_fg;
 	}
-
-	/* Room for disassembly in every symbol, only when it will be used. */
-	if (pfg.asm_leaves) {
-		ret = symbol__annotation_init();
-		if (ret < 0)
-			goto out_delete;
-	}
-
 	symbol_conf.try_vmlinux_path = true;
 	ret = symbol__init(&pfg.session->header.env);
-	if (ret < 0)
-		goto out_delete;
+	if (!ret)
+		ret = __cmd_flamegraph(&pfg);
 
-	ret = __cmd_flamegraph(&pfg);
-
-out_delete:
 	perf_session__delete(pfg.session);
 out_fg:
-	flamegraph_cache__delete(pfg.cache);
-	flamegraph_cache__delete(pfg.callers);
-	flamegraph_builder__delete(pfg.builder);
-	flamegraph_prefetch__delete(pfg.prefetch);
 	flamegraph__exit(&pfg.fg);
-	hashmap__free(pfg.checked_dsos);
 	free(pfg.frames);
 	zfree(&pfg.ptime_range);
 out:

@@ -1,20 +1,605 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writing a flame graph without ever leaving a half-written file where
- * the user's previous output was: see flamegraph-output.h.
+ * The writers of perf flamegraph: JSON in the shape of upstream's "perf
+ * script report flamegraph -f json", folded stacks as flamegraph.pl
+ * reads them, a self-contained HTML page, a d3-flame-graph template; and
+ * the output file, replaced only once it was written whole.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/err.h>
 #include <linux/zalloc.h>
 
+#include "data.h"
 #include "debug.h"
+#include "dso.h"
+#include "env.h"
+#include "evsel.h"
+#include "flamegraph.h"
 #include "flamegraph-output.h"
+#include "hashmap.h"
+#include "header.h"
+#include "session.h"
+#include "strbuf.h"
+
+#include <util/flamegraph-viewer.h>
+
+/* Length of the valid UTF-8 sequence at @s (RFC 3629), 0 if invalid. */
+static int utf8_seq_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	int len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	}
+	/* Overlong forms, UTF-16 surrogates and code points past U+10FFFF. */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return len;
+}
+
+/*
+ * The writers put one or more numbers per node: printf()'s format parsing
+ * was a third of the JSON writer's time.
+ */
+static void put_u64(FILE *fp, u64 v)
+{
+	char buf[20];	/* 18446744073709551615 */
+	int i = sizeof(buf);
+
+	do {
+		buf[--i] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	fwrite(buf + i, 1, sizeof(buf) - i, fp);
+}
+
+static void put_long(FILE *fp, long v)
+{
+	if (v < 0) {
+		fputc('-', fp);
+		put_u64(fp, -(u64)v);
+		return;
+	}
+	put_u64(fp, v);
+}
+
+/* "%#" PRIx64: "0x" and lowercase digits, or "0". */
+static void put_hex(FILE *fp, u64 v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char buf[18];	/* 0x and 16 digits */
+	int i = sizeof(buf);
+
+	/* printf()'s "%#x" has no 0x for zero. */
+	if (!v) {
+		fputc('0', fp);
+		return;
+	}
+	do {
+		buf[--i] = digits[v & 0xf];
+		v >>= 4;
+	} while (v);
+	buf[--i] = 'x';
+	buf[--i] = '0';
+	fwrite(buf + i, 1, sizeof(buf) - i, fp);
+}
+
+/* Whether @c, an ASCII character, goes into a JSON string as it is. */
+static bool json__is_plain(unsigned char c, bool html_safe)
+{
+	if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+		return false;
+	return !html_safe || (c != '<' && c != '>' && c != '&');
+}
+
+/*
+ * A JSON string literal of any bytes: control characters escaped, bytes
+ * that are not valid UTF-8 replaced by U+FFFD (RFC 8259); with
+ * @html_safe also '<', '>' and '&', for a <script> element.
+ */
+static void json__put_string(FILE *fp, const char *str, bool html_safe)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', fp);
+	while (*s) {
+		const unsigned char *run = s;
+		int len;
+
+		/* What needs no escaping, in one write. */
+		while (json__is_plain(*s, html_safe))
+			s++;
+		if (s > run)
+			fwrite(run, 1, s - run, fp);
+		if (!*s)
+			break;
+		len = utf8_seq_len(s);
+		if (len == 0) {
+			fputs("\\ufffd", fp);
+			s++;
+			continue;
+		}
+		if (len > 1) {
+			/* U+2028/U+2029 end a line in JavaScript before ES2019. */
+			if (html_safe && s[0] == 0xe2 && s[1] == 0x80 &&
+			    (s[2] == 0xa8 || s[2] == 0xa9))
+				fprintf(fp, "\\u%04x", 0x2000 | (s[2] & 0x3f));
+			else
+				fwrite(s, 1, len, fp);
+			s += len;
+			continue;
+		}
+		switch (*s) {
+		case '"':
+			fputs("\\\"", fp);
+			break;
+		case '\\':
+			fputs("\\\\", fp);
+			break;
+		case '\n':
+			fputs("\\n", fp);
+			break;
+		case '\t':
+			fputs("\\t", fp);
+			break;
+		default:
+			/* Controls, DEL, and <, >, & in a page. */
+			fprintf(fp, "\\u%04x", *s);
+			break;
+		}
+		s++;
+	}
+	fputc('"', fp);
+}
+
+static void flamegraph_node__write_json(const struct flamegraph_node *node,
+					FILE *fp, bool html_safe)
+{
+	const char *dso = flamegraph_node__dso_name(node);
+	u32 i;
+
+	/* No fprintf() per node: its format parsing cost a third of the write. */
+	fputs("{\"n\":", fp);
+	json__put_string(fp, node->label, html_safe);
+	fputs(node->kernel ? ",\"l\":\"kernel\",\"v\":" : ",\"l\":\"\",\"v\":", fp);
+	put_u64(fp, node->self);
+	fputs(",\"k\":\"", fp);
+	fputs(flamegraph_node__kind_name(node), fp);
+	fputc('"', fp);
+	if (dso) {
+		fputs(",\"d\":", fp);
+		json__put_string(fp, dso, html_safe);
+	}
+	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN) {
+		fputs(",\"a\":\"", fp);
+		put_hex(fp, node->objdump_addr);
+		fputc('"', fp);
+	}
+	fputs(",\"c\":[", fp);
+	for (i = 0; i < node->nr_children; i++) {
+		if (i)
+			fputc(',', fp);
+		flamegraph_node__write_json(node->sorted[i], fp, html_safe);
+	}
+	fputs("]}", fp);
+}
+
+int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe)
+{
+	flamegraph_node__write_json(&fg->root, fp, html_safe);
+	if (!html_safe)
+		fputc('\n', fp);
+	return ferror(fp) ? -EIO : 0;
+}
+
+/* Frames are separated by ';' and stacks by newlines: keep names whole. */
+static void folded__put_name(FILE *fp, const char *name)
+{
+	while (*name) {
+		size_t len = strcspn(name, ";\n\r");
+
+		/* What needs no change, in one write. */
+		fwrite(name, 1, len, fp);
+		name += len;
+		if (!*name)
+			break;
+		fputc(*name == ';' ? ':' : ' ', fp);
+		name++;
+	}
+}
+
+static void folded__put_path(FILE *fp, const struct flamegraph_node *node)
+{
+	if (node->parent && node->parent->kind != FLAMEGRAPH_ROOT) {
+		folded__put_path(fp, node->parent);
+		fputc(';', fp);
+	}
+	folded__put_name(fp, node->label);
+}
+
+static void flamegraph_node__write_folded(const struct flamegraph_node *node,
+					  FILE *fp)
+{
+	u32 i;
+
+	if (node->self && node->kind != FLAMEGRAPH_ROOT) {
+		folded__put_path(fp, node);
+		fputc(' ', fp);
+		put_u64(fp, node->self);
+		fputc('\n', fp);
+	}
+	for (i = 0; i < node->nr_children; i++)
+		flamegraph_node__write_folded(node->sorted[i], fp);
+}
+
+int flamegraph__write_folded(struct flamegraph *fg, FILE *fp)
+{
+	flamegraph_node__write_folded(&fg->root, fp);
+	return ferror(fp) ? -EIO : 0;
+}
+
+/* Text in HTML element content or attribute values: never markup. */
+static void html__put_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		case '\'':
+			fputs("&#39;", fp);
+			break;
+		default:
+			fputc(*s, fp);
+			break;
+		}
+	}
+}
+
+static size_t string_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool string_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return strcmp((const char *)key1, (const char *)key2) == 0;
+}
+
+/* The strings of the page, each once, and their index in the table. */
+struct html_strings {
+	struct hashmap	*index;		/* string -> its index */
+	const char	**strings;
+	size_t		nr;
+	size_t		alloc;
+};
+
+/* Index of @s in the table, added if new; -1 for NULL, -ENOMEM. */
+static long html_strings__add(struct html_strings *hs, const char *s)
+{
+	long idx;
+
+	if (!s)
+		return -1;
+	if (hashmap__find(hs->index, s, &idx))
+		return idx;
+	if (hs->nr == hs->alloc) {
+		size_t alloc = hs->alloc ? hs->alloc * 2 : 256;
+		void *p = realloc(hs->strings, alloc * sizeof(*hs->strings));
+
+		if (!p)
+			return -ENOMEM;
+		hs->strings = p;
+		hs->alloc = alloc;
+	}
+	if (hashmap__add(hs->index, s, hs->nr))
+		return -ENOMEM;
+	hs->strings[hs->nr] = s;
+	return hs->nr++;
+}
+
+static int flamegraph_node__collect(const struct flamegraph_node *node,
+				    struct html_strings *hs)
+{
+	u32 i;
+
+	if (html_strings__add(hs, node->label) < -1 ||
+	    html_strings__add(hs, flamegraph_node__dso_name(node)) < -1 ||
+	    html_strings__add(hs, flamegraph_node__srcline(node)) < -1)
+		return -ENOMEM;
+	for (i = 0; i < node->nr_children; i++) {
+		if (flamegraph_node__collect(node->sorted[i], hs))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* [label, flags, dso, self, addr, srcline, [children]]: see the viewer. */
+static void flamegraph_node__write_compact(const struct flamegraph_node *node,
+					   struct html_strings *hs, FILE *fp)
+{
+	int flags = node->kind;
+	long label, dso, srcline;
+	u32 i;
+
+	if (node->kernel)
+		flags |= 8;
+	if (flamegraph_node__is_jit(node))
+		flags |= 16;
+	/* Collected before: found, not added. */
+	label = html_strings__add(hs, node->label);
+	dso = html_strings__add(hs, flamegraph_node__dso_name(node));
+	srcline = html_strings__add(hs, flamegraph_node__srcline(node));
+	/* No fprintf() per node: see put_u64(). */
+	fputc('[', fp);
+	put_long(fp, label);
+	fputc(',', fp);
+	put_long(fp, flags);
+	fputc(',', fp);
+	put_long(fp, dso);
+	fputc(',', fp);
+	put_u64(fp, node->self);
+	fputs(",\"", fp);
+	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN)
+		put_hex(fp, node->objdump_addr);
+	fputs("\",", fp);
+	put_long(fp, srcline);
+	fputs(",[", fp);
+	for (i = 0; i < node->nr_children; i++) {
+		if (i)
+			fputc(',', fp);
+		flamegraph_node__write_compact(node->sorted[i], hs, fp);
+	}
+	fputs("]]", fp);
+}
+
+static void html__put_info(FILE *fp, bool *first, const char *key,
+			   const char *value)
+{
+	if (!value || *value == '\0')
+		return;
+	fprintf(fp, "%s\"%s\":", *first ? "" : ",", key);
+	json__put_string(fp, value, /*html_safe=*/true);
+	*first = false;
+}
+
+static int flamegraph__write_data(struct flamegraph *fg, FILE *fp,
+				  const struct flamegraph_info *info)
+{
+	struct html_strings hs = {
+		.index = hashmap__new(string_hash, string_equal, NULL),
+	};
+	bool first = true;
+	size_t i;
+	int err;
+
+	if (IS_ERR(hs.index))
+		return -ENOMEM;
+	err = flamegraph_node__collect(&fg->root, &hs);
+	if (err)
+		goto out;
+
+	fputs("{\"v\":1,\"info\":{", fp);
+	html__put_info(fp, &first, "input", info->input);
+	html__put_info(fp, &first, "host", info->hostname);
+	html__put_info(fp, &first, "event", info->event);
+	html__put_info(fp, &first, "cmdline", info->cmdline);
+	html__put_info(fp, &first, "cpu", info->cpu);
+	html__put_info(fp, &first, "date", info->date);
+	html__put_info(fp, &first, "version", info->version);
+	html__put_info(fp, &first, "header", info->header);
+	fputs("},\n\"strings\":[", fp);
+	for (i = 0; i < hs.nr; i++) {
+		if (i)
+			fputc(',', fp);
+		json__put_string(fp, hs.strings[i], /*html_safe=*/true);
+	}
+	fputs("],\n\"root\":", fp);
+	flamegraph_node__write_compact(&fg->root, &hs, fp);
+	fputc('}', fp);
+out:
+	hashmap__free(hs.index);
+	free(hs.strings);
+	return err;
+}
+
+int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
+			   const struct flamegraph_info *info)
+{
+	int err;
+
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n", fp);
+	/* No request leaves the page, whatever it holds. */
+	fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n", fp);
+	fputs("<title>", fp);
+	html__put_text(fp, info->title ?: "perf flamegraph");
+	fprintf(fp, "</title>\n<style>\n%s</style>\n</head><body>\n<h1>",
+		flamegraph_viewer_css);
+	html__put_text(fp, info->title ?: "perf flamegraph");
+	fprintf(fp, "</h1>\n%s", flamegraph_viewer_body);
+	fputs("<script type=\"application/json\" id=\"fg-data\">", fp);
+	err = flamegraph__write_data(fg, fp, info);
+	if (err)
+		return err;
+	fprintf(fp, "</script>\n<script>\n%s</script>\n</body></html>\n",
+		flamegraph_viewer_js);
+	return ferror(fp) ? -EIO : 0;
+}
+
+static const char flamegraph_json_marker[] = "/** @flamegraph_json **/";
+static const char options_json_marker[] = "/** @options_json **/";
+
+int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
+			       const char *tmpl,
+			       const struct flamegraph_info *info)
+{
+	const char *p = tmpl;
+
+	if (!strstr(tmpl, flamegraph_json_marker))
+		return -EINVAL;
+	while (*p) {
+		const char *tree = strstr(p, flamegraph_json_marker);
+		const char *opts = strstr(p, options_json_marker);
+		const char *next = tree;
+
+		if (!next || (opts && opts < next))
+			next = opts;
+		if (!next) {
+			fputs(p, fp);
+			break;
+		}
+		fwrite(p, 1, next - p, fp);
+		if (next == tree) {
+			flamegraph__write_json(fg, fp, /*html_safe=*/true);
+			p = next + strlen(flamegraph_json_marker);
+		} else {
+			fputs("{\"colorscheme\":\"blue-green\",\"context\":", fp);
+			json__put_string(fp, info->header ?: "", /*html_safe=*/true);
+			fputc('}', fp);
+			p = next + strlen(options_json_marker);
+		}
+	}
+	return ferror(fp) ? -EIO : 0;
+}
+
+int flamegraph__parse_format(const char *format_str, const char *output,
+			     enum flamegraph_format *format)
+{
+	const char *ext;
+
+	if (format_str) {
+		if (!strcmp(format_str, "html"))
+			*format = FLAMEGRAPH_HTML;
+		else if (!strcmp(format_str, "json"))
+			*format = FLAMEGRAPH_JSON;
+		else if (!strcmp(format_str, "folded"))
+			*format = FLAMEGRAPH_FOLDED;
+		else
+			goto out_unknown;
+		return 0;
+	}
+
+	ext = strrchr(output, '.');
+	if (ext && !strcasecmp(ext, ".json"))
+		*format = FLAMEGRAPH_JSON;
+	else if (ext && (!strcasecmp(ext, ".folded") || !strcasecmp(ext, ".txt")))
+		*format = FLAMEGRAPH_FOLDED;
+	else
+		*format = FLAMEGRAPH_HTML;
+	return 0;
+
+out_unknown:
+	pr_err("unknown --format '%s': use html, json or folded\n", format_str);
+	return -EINVAL;
+}
+
+const char *flamegraph_format__name(enum flamegraph_format format)
+{
+	static const char * const names[] = {
+		[FLAMEGRAPH_HTML]	= "html",
+		[FLAMEGRAPH_JSON]	= "json",
+		[FLAMEGRAPH_FOLDED]	= "folded",
+	};
+
+	return names[format];
+}
+
+static char *perf_env__cmdline(struct perf_env *env)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < env->nr_cmdline; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", env->cmdline_argv[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
+			      enum flamegraph_format format,
+			      struct perf_session *session,
+			      struct evsel *evsel, const char *tmpl)
+{
+	struct perf_env *env = &session->header.env;
+	struct flamegraph_info info = {
+		.title	  = "perf flamegraph",
+		.input	  = session->data->path,
+		.event	  = evsel ? evsel__name(evsel) : NULL,
+		.hostname = env->hostname,
+		.cpu	  = env->cpu_desc,
+		.version  = env->version,
+	};
+	char date[64] = "", *header = NULL;
+	size_t header_len = 0;
+	struct stat st;
+	FILE *hfp;
+	int err;
+
+	switch (format) {
+	case FLAMEGRAPH_JSON:
+		return flamegraph__write_json(fg, fp, /*html_safe=*/false);
+	case FLAMEGRAPH_FOLDED:
+		return flamegraph__write_folded(fg, fp);
+	case FLAMEGRAPH_HTML:
+	default:
+		break;
+	}
+
+	/* As perf report --header's "captured on": the file's time. */
+	if (!perf_data__is_pipe(session->data) &&
+	    !fstat(perf_data__fd(session->data), &st) &&
+	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %Z",
+		     localtime(&st.st_mtime)))
+		info.date = date;
+	/* The header of this recording, not of ./perf.data. */
+	hfp = open_memstream(&header, &header_len);
+	if (hfp) {
+		perf_header__fprintf_info(session, hfp, /*full=*/false);
+		fclose(hfp);
+		info.header = header;
+	}
+	info.cmdline = perf_env__cmdline(env);
+	if (tmpl)
+		err = flamegraph__write_template(fg, fp, tmpl, &info);
+	else
+		err = flamegraph__write_html(fg, fp, &info);
+	free((char *)info.cmdline);
+	free(header);
+	return err;
+}
 
 static int output_error(const char *path, int errnum)
 {
@@ -89,19 +674,6 @@ int flamegraph_output__init(struct flamegraph_output *out, const char *path)
 	return flamegraph_output__set_target(out, path, st.st_mode & 07777);
 }
 
-/*
- * The writers put a character at a time: take the stream's lock once, not
- * in every call, as glibc does in a process that has had a second thread
- * (the symbol prefetcher's), even after it ended.  Held until
- * flamegraph_output__close().
- */
-static FILE *flamegraph_output__lock(FILE *fp)
-{
-	if (fp)
-		flockfile(fp);
-	return fp;
-}
-
 FILE *flamegraph_output__open(struct flamegraph_output *out)
 {
 	char *copy;
@@ -111,7 +683,7 @@ FILE *flamegraph_output__open(struct flamegraph_output *out)
 		out->fp = strcmp(out->path, "-") ? fopen(out->path, "w") : stdout;
 		if (!out->fp)
 			output_error(out->path, errno);
-		return flamegraph_output__lock(out->fp);
+		return out->fp;
 	}
 
 	copy = strdup(out->target);
@@ -136,7 +708,7 @@ FILE *flamegraph_output__open(struct flamegraph_output *out)
 		unlink(out->tmp);
 		zfree(&out->tmp);
 	}
-	return flamegraph_output__lock(out->fp);
+	return out->fp;
 }
 
 int flamegraph_output__close(struct flamegraph_output *out, int err)
@@ -144,7 +716,6 @@ int flamegraph_output__close(struct flamegraph_output *out, int err)
 	if (out->fp) {
 		int ret;
 
-		funlockfile(out->fp);
 		ret = out->fp == stdout ? fflush(stdout) : fclose(out->fp);
 
 		/* The stream's own error says more than a writer's -EIO. */

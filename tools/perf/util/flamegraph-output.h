@@ -2,8 +2,155 @@
 #ifndef __PERF_FLAMEGRAPH_OUTPUT_H
 #define __PERF_FLAMEGRAPH_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+struct evsel;
+struct flamegraph;
+struct perf_session;
+
+/**
+ * enum flamegraph_format - output formats of the writers
+ * @FLAMEGRAPH_HTML: self-contained interactive HTML page
+ * @FLAMEGRAPH_JSON: the JSON tree of perf script report flamegraph -f json
+ * @FLAMEGRAPH_FOLDED: one "frame;frame;...;leaf count" line per stack
+ */
+enum flamegraph_format {
+	FLAMEGRAPH_HTML,
+	FLAMEGRAPH_JSON,
+	FLAMEGRAPH_FOLDED,
+};
+
+/**
+ * flamegraph__parse_format - the output format a user asked for
+ * @format_str: --format's value ("html", "json" or "folded"), or NULL
+ * @output: the output file name, whose extension picks the format when
+ *          @format_str is NULL: .json, .folded or .txt, else html
+ * @format: set to the format
+ *
+ * Return: 0, or -EINVAL after printing one line for an unknown format.
+ */
+int flamegraph__parse_format(const char *format_str, const char *output,
+			     enum flamegraph_format *format);
+
+/**
+ * flamegraph_format__name - the name of a format, as --format takes it
+ * @format: the format
+ *
+ * Return: "html", "json" or "folded".
+ */
+const char *flamegraph_format__name(enum flamegraph_format format);
+
+/**
+ * struct flamegraph_info - what the HTML header says about the recording
+ * @title: page title
+ * @input: path of the perf.data file read
+ * @event: name of the event whose samples are shown
+ * @hostname: host the profile was recorded on, or NULL
+ * @cmdline: command line of perf record, or NULL
+ * @cpu: the recording machine's CPU description, or NULL
+ * @date: when the recording was made, or NULL (pipe input)
+ * @version: the perf version that recorded it, or NULL
+ * @header: what perf report --header-only prints for the recording, or
+ *          NULL
+ */
+struct flamegraph_info {
+	const char *title;
+	const char *input;
+	const char *event;
+	const char *hostname;
+	const char *cmdline;
+	const char *cpu;
+	const char *date;
+	const char *version;
+	const char *header;
+};
+
+/**
+ * flamegraph__write_json - write the tree as JSON
+ * @fg: a finished flame graph
+ * @fp: output stream
+ * @html_safe: also escape '<', '>' and '&' so the text can be embedded in
+ *             an HTML <script> element
+ *
+ * Keys per node: "n" label, "l" library type ("kernel" or ""), "v" samples
+ * ending at the node, "c" children, as upstream's flamegraph.py writes
+ * them; plus "k" kind, "d" DSO and "a" objdump address where known.
+ * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
+ *
+ * Return: 0 on success, -EIO when writing failed.
+ */
+int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe);
+
+/**
+ * flamegraph__write_folded - write one line per distinct stack
+ * @fg: a finished flame graph
+ * @fp: output stream
+ *
+ * Lines are "comm;frame;...;leaf count" as flamegraph.pl and inferno read
+ * them.  A ';' inside a name becomes ':' and a line break a space, so
+ * every name stays one frame.
+ *
+ * Return: 0 on success, -EIO when writing failed.
+ */
+int flamegraph__write_folded(struct flamegraph *fg, FILE *fp);
+
+/**
+ * flamegraph__write_html - write a self-contained interactive page
+ * @fg: a finished flame graph
+ * @fp: output stream
+ * @info: what the page header shows about the recording
+ *
+ * The page embeds its own CSS and JavaScript (util/flamegraph-viewer.*)
+ * and the tree as compact JSON with a string table, and makes no network
+ * request.  Names are data, never markup.
+ *
+ * Return: 0 on success, -ENOMEM, -EIO when writing failed.
+ */
+int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
+			   const struct flamegraph_info *info);
+
+/**
+ * flamegraph__write_template - fill in a d3-flame-graph HTML template
+ * @fg: a finished flame graph
+ * @fp: output stream
+ * @tmpl: the template's text, as upstream's flamegraph.py reads it
+ *        (d3-flame-graph's d3-flamegraph-base.html)
+ * @info: its "context" option is @info->header
+ *
+ * As flamegraph.py: "/\*\* @flamegraph_json **\/" becomes the tree as
+ * flamegraph__write_json() writes it, "/\*\* @options_json **\/" the
+ * options {"colorscheme": "blue-green", "context": header}; both escaped
+ * for a <script> element.
+ *
+ * Return: 0 on success, -EINVAL if the template lacks the tree's marker,
+ * -EIO when writing failed.
+ */
+int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
+			       const char *tmpl,
+			       const struct flamegraph_info *info);
+
+/**
+ * flamegraph__write_session - write a finished flame graph of a session
+ * @fg: the flame graph, flamegraph__finish()ed
+ * @fp: output stream
+ * @format: the output format
+ * @session: the session it was built from: the HTML page's header (host,
+ *           command line, CPU, perf version, the file's time, and what
+ *           perf report --header-only prints) is this session's, never
+ *           ./perf.data's
+ * @evsel: the event shown, or NULL
+ * @tmpl: NULL, or the text of a d3-flame-graph template for html
+ *
+ * Shared by perf flamegraph and perf report --flamegraph.
+ *
+ * Return: 0 on success, or the writer's negative errno.
+ */
+int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
+			      enum flamegraph_format format,
+			      struct perf_session *session,
+			      struct evsel *evsel, const char *tmpl);
 
 /**
  * struct flamegraph_output - where a flame graph is written

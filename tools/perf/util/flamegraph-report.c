@@ -16,9 +16,10 @@
 #include "debug.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "flamegraph.h"
 #include "flamegraph-asm.h"
 #include "flamegraph-report.h"
-#include "flamegraph-session.h"
+#include "flamegraph-srcline.h"
 #include "hist.h"
 #include "machine.h"
 #include "map.h"
@@ -72,12 +73,16 @@ static int flamegraph_path__push(struct flamegraph_path *fp,
 static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count)
 {
 	struct flamegraph_frame *insn = NULL;
+	struct flamegraph_node *leaf;
 
 	if (fp->asm_leaves)
 		insn = &fp->frames[fp->caller ? fp->nr - 1 : 0];
+	leaf = flamegraph__leaf(fp->fg, fp->comm, fp->frames, fp->nr, insn);
+	if (!leaf)
+		return -ENOMEM;
+	flamegraph__account(fp->fg, leaf, count);
 	fp->nr_added += count;
-	return flamegraph__add_samples(fp->fg, fp->comm, fp->frames, fp->nr,
-				       insn, count);
+	return 0;
 }
 
 static int flamegraph_path__walk(struct flamegraph_path *fp,
@@ -120,9 +125,14 @@ static int flamegraph__add_entry(struct flamegraph_path *fp,
 
 	/* Samples without a callchain: the entry's own symbol. */
 	self.kernel = he->level != '.';
-	if (!err && fp->nr_added < nr_samples)
-		err = flamegraph__add_samples(fp->fg, fp->comm, &self, 1, NULL,
-					      nr_samples - fp->nr_added);
+	if (!err && fp->nr_added < nr_samples) {
+		struct flamegraph_node *leaf = flamegraph__leaf(fp->fg, fp->comm,
+								&self, 1, NULL);
+
+		if (!leaf)
+			return -ENOMEM;
+		flamegraph__account(fp->fg, leaf, nr_samples - fp->nr_added);
+	}
 	return err;
 }
 
@@ -170,8 +180,6 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 		}
 		/* Entries for each IP, not merged per function. */
 		callchain_param.key = CCKEY_ADDRESS;
-		if (symbol__annotation_init() < 0)
-			return -ENOMEM;
 	}
 	return 0;
 }
@@ -181,7 +189,6 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 {
 	struct evsel *evsel = NULL, *pos;
 	struct flamegraph fg;
-	char no_disasm[160];
 	FILE *fp;
 	int err;
 
@@ -200,7 +207,9 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		return -EINVAL;
 	}
 
-	flamegraph__init(&fg);
+	err = flamegraph__init(&fg);
+	if (err)
+		return err;
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
 				    callchain_param.order == ORDER_CALLER,
 				    fr->asm_leaves);
@@ -217,12 +226,9 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		 * is asked, by libdw for source lines or by objdump.
 		 */
 		perf_debuginfod_setup(&no_debuginfod);
-		flamegraph__find_objdump(&session->header.env, no_disasm,
-					 sizeof(no_disasm));
-		err = flamegraph__annotate(&fg, evsel,
-					   no_disasm[0] ? no_disasm : NULL, NULL);
+		err = flamegraph__decode_insns(&fg, &session->header.env);
 		if (!err && fr->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX, NULL);
+			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
 	}
 	if (!err)
 		err = flamegraph__finish(&fg);
@@ -241,7 +247,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
 			" frames, %" PRIu64 " instruction leaves, wrote %s\n",
 			fg.nr_samples, evsel__name(evsel), fg.nr_nodes - 1,
-			fg.nr_insns, fr->path);
+			fg.nr_leaves, fr->path);
 out:
 	flamegraph__exit(&fg);
 	return err;

@@ -3,9 +3,9 @@
 #define __PERF_FLAMEGRAPH_REPORT_H
 
 #include <stdbool.h>
-#include "flamegraph.h"
 #include "flamegraph-output.h"
 
+struct flamegraph;
 struct hists;
 struct perf_session;
 

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,35 +18,112 @@
 
 #include "dso.h"
 #include "flamegraph.h"
-#include "flamegraph-arena.h"
 #include "hashmap.h"
 #include "machine.h"
 #include "map.h"
 #include "maps.h"
 #include "symbol.h"
 
-void flamegraph__init(struct flamegraph *fg)
+long flamegraph__dso_key(const struct dso *dso)
+{
+	return dso ? (long)RC_CHK_ACCESS((struct dso *)dso) : 0;
+}
+
+/* As libbpf combines hashes; hashmap.h's hash_bits() mixes the result. */
+static size_t hash_combine(size_t hash, u64 value)
+{
+	return hash * 31 + value;
+}
+
+static size_t ptr_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
+}
+
+static long flamegraph_insn__dso_key(const struct flamegraph_insn *insn)
+{
+	return flamegraph__dso_key(insn->ms.map ? map__dso(insn->ms.map) : NULL);
+}
+
+/* An instruction is its DSO, its map-relative IP and, without a DSO, its space. */
+static size_t insn_hash(long key, void *ctx __maybe_unused)
+{
+	const struct flamegraph_insn *insn = (const void *)key;
+
+	size_t hash = hash_combine(flamegraph_insn__dso_key(insn), insn->addr);
+
+	return hash_combine(hash, insn->kernel);
+}
+
+static bool insn_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	const struct flamegraph_insn *a = (const void *)key1, *b = (const void *)key2;
+
+	return a->addr == b->addr && a->kernel == b->kernel &&
+	       flamegraph_insn__dso_key(a) == flamegraph_insn__dso_key(b);
+}
+
+/* A remembered stack; its key's @ips are its own. */
+struct flamegraph_stack {
+	struct flamegraph_stack_key key;
+	size_t			hash;
+	u64			generation;	/* of its process, when added */
+	u64			all_generation;
+	struct flamegraph_node	*leaf;
+};
+
+static size_t flamegraph_stack_key__hash(const struct flamegraph_stack_key *key)
+{
+	size_t hash = hash_combine((unsigned long)key->machine, key->pid);
+	u64 i;
+
+	hash = hash_combine(hash, key->tid);
+	hash = hash_combine(hash, key->cpumode);
+	hash = hash_combine(hash, key->ip);
+	for (i = 0; i < key->nr; i++)
+		hash = hash_combine(hash, key->ips[i]);
+	return hash;
+}
+
+static size_t stack_hash(long key, void *ctx __maybe_unused)
+{
+	return ((const struct flamegraph_stack *)key)->hash;
+}
+
+static bool stack_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	const struct flamegraph_stack_key *a = &((const struct flamegraph_stack *)key1)->key;
+	const struct flamegraph_stack_key *b = &((const struct flamegraph_stack *)key2)->key;
+
+	return a->ip == b->ip && a->pid == b->pid && a->tid == b->tid &&
+	       a->cpumode == b->cpumode && a->machine == b->machine && a->nr == b->nr &&
+	       !memcmp(a->ips, b->ips, a->nr * sizeof(*a->ips));
+}
+
+int flamegraph__init(struct flamegraph *fg)
 {
 	memset(fg, 0, sizeof(*fg));
 	fg->root.kind = FLAMEGRAPH_ROOT;
 	fg->root.children = RB_ROOT;
 	fg->nr_nodes = 1;
+	fg->insn_index = hashmap__new(insn_hash, insn_equal, NULL);
+	fg->stacks = hashmap__new(stack_hash, stack_equal, NULL);
+	fg->generations = hashmap__new(ptr_hash, ptr_equal, NULL);
+	fg->warned = hashmap__new(ptr_hash, ptr_equal, NULL);
+	if (IS_ERR(fg->insn_index) || IS_ERR(fg->stacks) ||
+	    IS_ERR(fg->generations) || IS_ERR(fg->warned)) {
+		flamegraph__exit(fg);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-static void flamegraph_node__delete_children(struct flamegraph_node *node);
-static void flamegraph__free_slots(struct flamegraph *fg);
-
-/*
- * Drop what @node and its subtree hold; the nodes themselves are the
- * arena's, their parent's links the caller's job.
- */
-static void flamegraph_node__delete(struct flamegraph_node *node)
-{
-	flamegraph_node__delete_children(node);
-	map_symbol__exit(&node->ms);
-	free(node->comm);
-	free(node->srcline);
-}
+static void flamegraph_node__delete(struct flamegraph_node *node);
 
 static void flamegraph_node__delete_children(struct flamegraph_node *node)
 {
@@ -55,71 +131,85 @@ static void flamegraph_node__delete_children(struct flamegraph_node *node)
 
 	rbtree_postorder_for_each_entry_safe(child, tmp, &node->children, rb_node)
 		flamegraph_node__delete(child);
-	node->sorted = NULL;
 	node->children = RB_ROOT;
+	zfree(&node->sorted);
+}
+
+static void flamegraph_node__delete(struct flamegraph_node *node)
+{
+	flamegraph_node__delete_children(node);
+	map_symbol__exit(&node->ms);
+	free(node->comm);
+	free(node->label);
+	free(node);
+}
+
+/* A hashmap whose keys or values are pointers, or NULL or an error. */
+static void hashmap__free_checked(struct hashmap *map)
+{
+	if (!IS_ERR_OR_NULL(map))
+		hashmap__free(map);
 }
 
 void flamegraph__exit(struct flamegraph *fg)
 {
-	flamegraph__free_slots(fg);
-	zfree(&fg->insns);
+	struct hashmap_entry *cur;
+	size_t bkt, i;
+
 	flamegraph_node__delete_children(&fg->root);
-	flamegraph_arena__exit(&fg->arena);
-	fg->root.label = NULL;
-	hashmap__free(fg->warned);
+	zfree(&fg->root.label);
+	for (i = 0; i < fg->nr_insns; i++) {
+		map_symbol__exit(&fg->insns[i]->ms);
+		free(fg->insns[i]->text);
+		free(fg->insns[i]->srcline);
+		free(fg->insns[i]);
+	}
+	zfree(&fg->insns);
+	fg->nr_insns = 0;
+	fg->alloc_insns = 0;
+	if (!IS_ERR_OR_NULL(fg->stacks)) {
+		hashmap__for_each_entry(fg->stacks, cur, bkt) {
+			struct flamegraph_stack *stack = cur->pvalue;
+
+			free((void *)stack->key.ips);
+			free(stack);
+		}
+	}
+	hashmap__free_checked(fg->insn_index);
+	hashmap__free_checked(fg->stacks);
+	hashmap__free_checked(fg->generations);
+	hashmap__free_checked(fg->warned);
+	fg->insn_index = NULL;
+	fg->stacks = NULL;
+	fg->generations = NULL;
 	fg->warned = NULL;
-}
-
-size_t flamegraph__ptr_hash(long key, void *ctx __maybe_unused)
-{
-	return (size_t)key >> 4;
-}
-
-bool flamegraph__ptr_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	return key1 == key2;
-}
-
-long flamegraph__dso_key(const struct dso *dso)
-{
-	return dso ? (long)RC_CHK_ACCESS((struct dso *)dso) : 0;
 }
 
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 			   bool kernel)
 {
-	long id = flamegraph__dso_key(dso);
-	long key = id ?: kernel;
+	long key = flamegraph__dso_key(dso) ?: kernel;
 
-	if (!fg->warned) {
-		fg->warned = hashmap__new(flamegraph__ptr_hash, flamegraph__ptr_equal, NULL);
-		if (IS_ERR(fg->warned)) {
-			fg->warned = NULL;
-			return true;
-		}
-	}
-	/* Out of memory, warn again rather than never. */
+	/* Out of memory: warn again rather than never. */
 	return hashmap__add(fg->warned, key, 1) != -EEXIST;
 }
 
 /* What makes a child unique under its parent. */
 struct flamegraph_key {
 	enum flamegraph_kind	kind;
+	bool			kernel;
 	const struct dso	*dso;
 	u64			addr;
 	const char		*comm;
-	bool			kernel;
+	/* An inlined function (--inline) starts where its caller does. */
+	const char		*inlined;
 };
-
-static const struct dso *flamegraph_node__dso(const struct flamegraph_node *node)
-{
-	return node->dso;
-}
 
 static int flamegraph_key__cmp(const struct flamegraph_key *key,
 			       const struct flamegraph_node *node)
 {
 	long key_dso, dso;
+	const char *inlined;
 
 	if (key->kind != node->kind)
 		return key->kind < node->kind ? -1 : 1;
@@ -134,176 +224,21 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 		return key->kernel ? 1 : -1;
 	if (key->addr != node->addr)
 		return key->addr < node->addr ? -1 : 1;
-	return 0;
-}
-
-/*
- * A node's first cache line is all a walk of its parent's @children reads
- * (see struct flamegraph_node): nodes start on one.
- */
-#define FLAMEGRAPH_NODE_ALIGN		64
-
-/* Children of a node beyond which they are looked up by hash. */
-#define FLAMEGRAPH_HASHED_CHILDREN	16
-
-static size_t flamegraph_key__hash(const struct flamegraph_node *parent,
-				   const struct flamegraph_key *key)
-{
-	size_t hash = flamegraph__hash_mix((size_t)parent,
-					   (size_t)flamegraph__dso_key(key->dso));
-
-	hash = flamegraph__hash_mix(hash, ((u64)key->kind << 1) | key->kernel);
-	hash = flamegraph__hash_mix(hash, key->addr);
-	if (key->comm)
-		hash = flamegraph__hash_mix(hash, str_hash(key->comm));
-	return hash;
-}
-
-/* A child looked up in struct flamegraph's @slots. */
-struct flamegraph_slot {
-	size_t			hash;
-	struct flamegraph_node	*node;
-};
-
-/* Slots at first: grown by doubling whenever half are taken. */
-#define FLAMEGRAPH_SLOTS_MIN	1024
-
-static bool flamegraph_node__is(const struct flamegraph_node *node,
-				const struct flamegraph_node *parent,
-				const struct flamegraph_key *key)
-{
-	return node->parent == parent && flamegraph_key__cmp(key, node) == 0;
-}
-
-static struct flamegraph_node *flamegraph__find_slot(struct flamegraph *fg,
-						     const struct flamegraph_node *parent,
-						     const struct flamegraph_key *key,
-						     size_t hash)
-{
-	size_t i = hash & fg->slots_mask;
-
-	for (; fg->slots[i].node; i = (i + 1) & fg->slots_mask) {
-		if (fg->slots[i].hash == hash &&
-		    flamegraph_node__is(fg->slots[i].node, parent, key))
-			return fg->slots[i].node;
-	}
-	return NULL;
-}
-
-static void flamegraph__put_slot(struct flamegraph_slot *slots, size_t mask,
-				 struct flamegraph_node *node)
-{
-	size_t i = node->hash & mask;
-
-	while (slots[i].node)
-		i = (i + 1) & mask;
-	slots[i].hash = node->hash;
-	slots[i].node = node;
-}
-
-/* Room for @nr more nodes in fg->slots.  Return: 0, -ENOMEM. */
-static int flamegraph__reserve_slots(struct flamegraph *fg, size_t nr)
-{
-	size_t size = fg->slots ? fg->slots_mask + 1 : 0, new_size, i;
-	struct flamegraph_slot *slots;
-
-	if ((fg->nr_slotted + nr) * 2 <= size)
+	if (key->kind != FLAMEGRAPH_FUNC)
 		return 0;
-	new_size = size ?: FLAMEGRAPH_SLOTS_MIN;
-	while ((fg->nr_slotted + nr) * 2 > new_size)
-		new_size *= 2;
-	slots = flamegraph__huge_zalloc(new_size * sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < size; i++) {
-		if (fg->slots[i].node)
-			flamegraph__put_slot(slots, new_size - 1, fg->slots[i].node);
-	}
-	flamegraph__huge_free(fg->slots, size * sizeof(*slots));
-	fg->slots = slots;
-	fg->slots_mask = new_size - 1;
-	return 0;
+	inlined = node->ms.sym->inlined ? node->ms.sym->name : NULL;
+	if (!key->inlined || !inlined)
+		return !!key->inlined - !!inlined;
+	return strcmp(key->inlined, inlined);
 }
 
-static void flamegraph__add_slot(struct flamegraph *fg,
-				 struct flamegraph_node *node)
+static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
+						 struct flamegraph_node *parent,
+						 const struct flamegraph_key *key)
 {
-	flamegraph__put_slot(fg->slots, fg->slots_mask, node);
-	fg->nr_slotted++;
-}
-
-static void flamegraph__free_slots(struct flamegraph *fg)
-{
-	if (fg->slots)
-		flamegraph__huge_free(fg->slots, (fg->slots_mask + 1) * sizeof(*fg->slots));
-	fg->slots = NULL;
-	fg->slots_mask = 0;
-	fg->nr_slotted = 0;
-}
-
-/*
- * Put @node in fg->slots if its parent's children are looked up there;
- * all of them once the parent gets that many.
- */
-static int flamegraph__hash_child(struct flamegraph *fg,
-				  struct flamegraph_node *parent,
-				  struct flamegraph_node *node)
-{
-	struct rb_node *nd;
-	int err;
-
-	if (parent->nr_children < FLAMEGRAPH_HASHED_CHILDREN)
-		return 0;
-	/* The one that makes them many: all of its siblings too. */
-	err = flamegraph__reserve_slots(fg, parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN ?
-					    1 : parent->nr_children + 1);
-	if (err)
-		return err;
-	flamegraph__add_slot(fg, node);
-	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN)
-		return 0;
-	for (nd = rb_first(&parent->children); nd; nd = rb_next(nd))
-		flamegraph__add_slot(fg, rb_entry(nd, struct flamegraph_node, rb_node));
-	return 0;
-}
-
-/* Room in fg->insns for one more.  Return: 0, -ENOMEM. */
-static int flamegraph__reserve_insn(struct flamegraph *fg)
-{
-	size_t alloc = fg->alloc_insns ? fg->alloc_insns * 2 : 1024;
-	struct flamegraph_node **insns;
-
-	if (fg->nr_insns < fg->alloc_insns)
-		return 0;
-	insns = realloc(fg->insns, alloc * sizeof(*insns));
-	if (!insns)
-		return -ENOMEM;
-	fg->insns = insns;
-	fg->alloc_insns = alloc;
-	return 0;
-}
-
-static struct flamegraph_node *
-flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
-		  const struct flamegraph_key *key,
-		  const struct flamegraph_frame *frame)
-{
-	struct rb_node **p = &parent->children.rb_node;
-	struct rb_node *rb_parent = NULL;
+	struct rb_node **p = &parent->children.rb_node, *rb_parent = NULL;
 	struct flamegraph_node *node;
-	size_t hash = flamegraph_key__hash(parent, key);
 
-	/*
-	 * Few children: a short walk over nodes that are likely in the CPU
-	 * cache.  Many (address leaves, broken callchains): one probe.
-	 */
-	if (parent->nr_children > FLAMEGRAPH_HASHED_CHILDREN) {
-		node = flamegraph__find_slot(fg, parent, key, hash);
-		if (node)
-			return node;
-	}
-
-	/* Found on the way, or new: its place among its siblings. */
 	while (*p) {
 		int cmp;
 
@@ -315,101 +250,90 @@ flamegraph__child(struct flamegraph *fg, struct flamegraph_node *parent,
 		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
 
-	if (key->kind == FLAMEGRAPH_INSN && flamegraph__reserve_insn(fg))
-		return NULL;
-	node = flamegraph_arena__zalloc(&fg->arena, sizeof(*node), FLAMEGRAPH_NODE_ALIGN);
+	node = zalloc(sizeof(*node));
 	if (!node)
 		return NULL;
 	node->kind = key->kind;
+	node->kernel = key->kernel;
+	node->dso = key->dso;
 	node->addr = key->addr;
 	node->parent = parent;
-	node->dso = key->dso;
-	node->kernel = key->kernel;
-	node->hash = hash;
 	node->children = RB_ROOT;
 	if (key->comm) {
 		node->comm = strdup(key->comm);
-		if (!node->comm)
+		if (!node->comm) {
+			free(node);
 			return NULL;
-	}
-	if (flamegraph__hash_child(fg, parent, node)) {
-		free(node->comm);
-		return NULL;
-	}
-	if (frame) {
-		node->ms.maps = maps__get(frame->ms.maps);
-		node->ms.map = map__get(frame->ms.map);
-		node->ms.sym = key->kind == FLAMEGRAPH_UNKNOWN ? NULL : frame->ms.sym;
-		if (node->ms.map)
-			node->objdump_addr = map__rip_2objdump(node->ms.map, key->addr);
-		else
-			node->objdump_addr = key->addr;
+		}
 	}
 	rb_link_node(&node->rb_node, rb_parent, p);
 	rb_insert_color(&node->rb_node, &parent->children);
 	parent->nr_children++;
 	fg->nr_nodes++;
-	if (key->kind == FLAMEGRAPH_INSN)
-		fg->insns[fg->nr_insns++] = node;
 	return node;
 }
 
-static void flamegraph_frame__key(const struct flamegraph_frame *frame,
-				  struct flamegraph_key *key)
+static struct flamegraph_node *flamegraph__frame(struct flamegraph *fg,
+						 struct flamegraph_node *parent,
+						 const struct flamegraph_frame *frame)
+{
+	struct symbol *sym = frame->ms.sym;
+	struct flamegraph_key key = {
+		.kind	 = sym ? FLAMEGRAPH_FUNC : FLAMEGRAPH_UNKNOWN,
+		.kernel	 = frame->kernel,
+		.dso	 = frame->ms.map ? map__dso(frame->ms.map) : NULL,
+		.addr	 = sym ? sym->start : 0,
+		.inlined = sym && sym->inlined ? sym->name : NULL,
+	};
+	struct flamegraph_node *node = flamegraph__child(fg, parent, &key);
+
+	if (node && !node->ms.map && !node->ms.maps) {
+		node->ms.maps = maps__get(frame->ms.maps);
+		node->ms.map = map__get(frame->ms.map);
+		node->ms.sym = sym;
+		node->objdump_addr = sym && frame->ms.map ?
+				     map__rip_2objdump(frame->ms.map, sym->start) : 0;
+	}
+	return node;
+}
+
+/* The instruction at @frame's IP, shared by all its leaves. */
+static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
+						const struct flamegraph_frame *frame)
 {
 	struct map *map = frame->ms.map;
+	struct flamegraph_insn probe = {
+		.ms.map	= map,
+		.addr	= map ? map__map_ip(map, frame->ip) : frame->ip,
+		.kernel	= frame->kernel,
+	}, *insn;
 
-	key->dso = map ? map__dso(map) : NULL;
-	key->comm = NULL;
-	key->kernel = frame->kernel;
-	if (frame->ms.sym) {
-		key->kind = FLAMEGRAPH_FUNC;
-		key->addr = frame->ms.sym->start;
-	} else {
-		key->kind = FLAMEGRAPH_UNKNOWN;
-		key->addr = 0;
+	if (hashmap__find(fg->insn_index, &probe, &insn))
+		return insn;
+	if (fg->nr_insns == fg->alloc_insns) {
+		size_t alloc = fg->alloc_insns ? fg->alloc_insns * 2 : 1024;
+		void *p = realloc(fg->insns, alloc * sizeof(*fg->insns));
+
+		if (!p)
+			return NULL;
+		fg->insns = p;
+		fg->alloc_insns = alloc;
 	}
-}
-
-int flamegraph__add(struct flamegraph *fg, const char *comm,
-		    const struct flamegraph_frame *frames, int nr_frames,
-		    const struct flamegraph_frame *insn)
-{
-	return flamegraph__add_samples(fg, comm, frames, nr_frames, insn, 1);
-}
-
-struct flamegraph_node *flamegraph__comm(struct flamegraph *fg, const char *comm)
-{
-	struct flamegraph_key key = {
-		.kind = FLAMEGRAPH_COMM,
-		.comm = comm ?: "[unknown]",
-	};
-
-	return flamegraph__child(fg, &fg->root, &key, NULL);
-}
-
-struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
-					 struct flamegraph_node *node,
-					 const struct flamegraph_frame *frames,
-					 int nr_frames,
-					 const struct flamegraph_frame *insn)
-{
-	struct flamegraph_key key;
-	int i;
-
-	for (i = 0; node && i < nr_frames; i++) {
-		flamegraph_frame__key(&frames[i], &key);
-		node = flamegraph__child(fg, node, &key, &frames[i]);
+	insn = zalloc(sizeof(*insn));
+	if (!insn)
+		return NULL;
+	*insn = probe;
+	insn->ms.maps = maps__get(frame->ms.maps);
+	insn->ms.map = map__get(map);
+	insn->ms.sym = frame->ms.sym;
+	insn->objdump_addr = map ? map__rip_2objdump(map, insn->addr) : insn->addr;
+	if (hashmap__add(fg->insn_index, insn, insn)) {
+		map_symbol__exit(&insn->ms);
+		free(insn);
+		return NULL;
 	}
-	if (node && insn) {
-		memset(&key, 0, sizeof(key));
-		key.kind = FLAMEGRAPH_INSN;
-		key.kernel = insn->kernel;
-		key.dso = insn->ms.map ? map__dso(insn->ms.map) : NULL;
-		key.addr = insn->ms.map ? map__map_ip(insn->ms.map, insn->ip) : insn->ip;
-		node = flamegraph__child(fg, node, &key, insn);
-	}
-	return node;
+	fg->insns[fg->nr_insns++] = insn;
+	return insn;
 }
 
 struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
@@ -417,28 +341,124 @@ struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm
 					 int nr_frames,
 					 const struct flamegraph_frame *insn)
 {
-	return flamegraph__walk(fg, flamegraph__comm(fg, comm), frames,
-				nr_frames, insn);
+	struct flamegraph_key key = {
+		.kind = FLAMEGRAPH_COMM,
+		.comm = comm ?: "[unknown]",
+	};
+	struct flamegraph_node *node = flamegraph__child(fg, &fg->root, &key);
+	struct flamegraph_insn *in;
+	int i;
+
+	for (i = 0; node && i < nr_frames; i++)
+		node = flamegraph__frame(fg, node, &frames[i]);
+	if (!node || !insn)
+		return node;
+
+	in = flamegraph__insn(fg, insn);
+	if (!in)
+		return NULL;
+	key = (struct flamegraph_key){
+		.kind	= FLAMEGRAPH_INSN,
+		.kernel	= in->kernel,
+		.dso	= in->ms.map ? map__dso(in->ms.map) : NULL,
+		.addr	= in->addr,
+	};
+	node = flamegraph__child(fg, node, &key);
+	if (node && !node->insn) {
+		node->insn = in;
+		node->objdump_addr = in->objdump_addr;
+		fg->nr_leaves++;
+	}
+	return node;
 }
 
-int flamegraph__add_samples(struct flamegraph *fg, const char *comm,
-			    const struct flamegraph_frame *frames, int nr_frames,
-			    const struct flamegraph_frame *insn, u64 nr_samples)
+void flamegraph__account(struct flamegraph *fg, struct flamegraph_node *leaf,
+			 u64 nr_samples)
 {
-	struct flamegraph_node *leaf;
+	leaf->self += nr_samples;
+	if (leaf->insn)
+		leaf->insn->samples += nr_samples;
+	fg->nr_samples += nr_samples;
+}
 
-	leaf = flamegraph__leaf(fg, comm, frames, nr_frames, insn);
-	if (!leaf)
-		return -ENOMEM;
-	flamegraph__account(fg, leaf, nr_samples);
+static u64 flamegraph__generation(struct flamegraph *fg, s32 pid)
+{
+	long gen = 0;
+
+	hashmap__find(fg->generations, (long)pid, &gen);
+	return gen;
+}
+
+static struct flamegraph_stack *flamegraph__stack(struct flamegraph *fg,
+						  const struct flamegraph_stack_key *key)
+{
+	struct flamegraph_stack probe = {
+		.key  = *key,
+		.hash = flamegraph_stack_key__hash(key),
+	}, *stack = NULL;
+
+	hashmap__find(fg->stacks, &probe, &stack);
+	return stack;
+}
+
+bool flamegraph__find_stack(struct flamegraph *fg,
+			    const struct flamegraph_stack_key *key,
+			    struct flamegraph_node **leaf)
+{
+	struct flamegraph_stack *stack = flamegraph__stack(fg, key);
+
+	if (!stack || stack->all_generation != fg->generation ||
+	    stack->generation != flamegraph__generation(fg, key->pid))
+		return false;
+	*leaf = stack->leaf;
+	return true;
+}
+
+int flamegraph__add_stack(struct flamegraph *fg,
+			  const struct flamegraph_stack_key *key,
+			  struct flamegraph_node *leaf)
+{
+	struct flamegraph_stack *stack = flamegraph__stack(fg, key);
+	u64 *ips;
+
+	if (!stack) {
+		stack = zalloc(sizeof(*stack));
+		ips = memdup(key->ips, key->nr * sizeof(*ips));
+		if (!stack || (key->nr && !ips))
+			goto out_free;
+		stack->key = *key;
+		stack->key.ips = ips;
+		stack->hash = flamegraph_stack_key__hash(key);
+		if (hashmap__add(fg->stacks, stack, stack))
+			goto out_free;
+	}
+	stack->generation = flamegraph__generation(fg, key->pid);
+	stack->all_generation = fg->generation;
+	stack->leaf = leaf;
 	return 0;
+
+out_free:
+	free(ips);
+	free(stack);
+	return -ENOMEM;
+}
+
+void flamegraph__forget_stacks(struct flamegraph *fg, s32 pid)
+{
+	/* The kernel's maps, or the idle task's: everyone's addresses. */
+	if (pid <= 0) {
+		fg->generation++;
+		return;
+	}
+	/* Out of memory: forget them all. */
+	if (hashmap__set(fg->generations, (long)pid,
+			 flamegraph__generation(fg, pid) + 1, NULL, NULL))
+		fg->generation++;
 }
 
 const char *flamegraph_node__dso_name(const struct flamegraph_node *node)
 {
-	const struct dso *dso = flamegraph_node__dso(node);
-
-	return dso ? dso__short_name(dso) : NULL;
+	return node->dso ? dso__short_name(node->dso) : NULL;
 }
 
 bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
@@ -451,15 +471,14 @@ bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
 
 bool flamegraph_node__is_jit(const struct flamegraph_node *node)
 {
-	const struct dso *dso = flamegraph_node__dso(node);
 	const char *name;
 	size_t len;
 
-	if (!dso)
+	if (!node->dso)
 		return false;
-	name = dso__short_name(dso);
+	name = dso__short_name(node->dso);
 	len = strlen(name);
-	return is_perf_pid_map_name(dso__long_name(dso)) ||
+	return is_perf_pid_map_name(dso__long_name(node->dso)) ||
 	       (strstarts(name, "jitted-") && len > 3 &&
 		!strcmp(name + len - 3, ".so"));
 }
@@ -477,6 +496,11 @@ const char *flamegraph_node__kind_name(const struct flamegraph_node *node)
 	return names[node->kind];
 }
 
+const char *flamegraph_node__srcline(const struct flamegraph_node *node)
+{
+	return node->insn ? node->insn->srcline : NULL;
+}
+
 static size_t name_hash(long key, void *ctx __maybe_unused)
 {
 	return str_hash((const char *)key);
@@ -489,32 +513,29 @@ static bool name_equal(long key1, long key2, void *ctx __maybe_unused)
 
 /*
  * Put the children of @node, and below it everyone's, in their @sorted
- * arrays (in the order of the @children rbtree: kind, DSO, address), so
- * that flamegraph_node__finish() walks arrays, not the rbtrees again; and
- * count the distinct functions (DSO, start) per name: a name held by more
- * than one of them is ambiguous and gets qualified in its label.
+ * arrays, and note for each function name the first function (DSO,
+ * start) that has it: a name held by another function too is ambiguous
+ * (NULL in @first) and gets qualified in its label.
  */
-static int flamegraph_node__gather(struct flamegraph *fg,
-				   struct flamegraph_node *node,
+static int flamegraph_node__gather(struct flamegraph_node *node,
 				   struct hashmap *first)
 {
+	struct flamegraph_node *child, *seen;
 	struct rb_node *nd;
 	u32 i = 0;
+	int err;
 
-	node->sorted = NULL;
 	if (!node->nr_children)
 		return 0;
-	node->sorted = flamegraph_arena__zalloc(&fg->arena, node->nr_children *
-						sizeof(*node->sorted), 0);
+	node->sorted = calloc(node->nr_children, sizeof(*node->sorted));
 	if (!node->sorted)
 		return -ENOMEM;
 	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
-		struct flamegraph_node *child;
-		struct flamegraph_node *seen;
-		int err;
-
 		child = rb_entry(nd, struct flamegraph_node, rb_node);
 		node->sorted[i++] = child;
+		err = flamegraph_node__gather(child, first);
+		if (err)
+			return err;
 		if (child->kind != FLAMEGRAPH_FUNC)
 			continue;
 		if (!hashmap__find(first, child->ms.sym->name, &seen)) {
@@ -524,73 +545,48 @@ static int flamegraph_node__gather(struct flamegraph *fg,
 		} else if (seen && (flamegraph__dso_key(seen->dso) !=
 				    flamegraph__dso_key(child->dso) ||
 				    seen->addr != child->addr)) {
-			/* NULL marks the name as ambiguous. */
 			hashmap__set(first, child->ms.sym->name, NULL, NULL, NULL);
 		}
 	}
-	for (i = 0; i < node->nr_children; i++) {
-		int err = flamegraph_node__gather(fg, node->sorted[i], first);
-
-		if (err)
-			return err;
-	}
 	return 0;
 }
 
-int flamegraph__set_label(struct flamegraph *fg, struct flamegraph_node *node,
-			  const char *fmt, ...)
+static char *flamegraph_node__make_label(struct flamegraph_node *node,
+					 struct hashmap *first)
 {
-	char buf[256], *label;
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		return -EINVAL;
-	label = flamegraph_arena__zalloc(&fg->arena, len + 1, 1);
-	if (!label)
-		return -ENOMEM;
-	if ((size_t)len < sizeof(buf)) {
-		memcpy(label, buf, len + 1);
-	} else {
-		va_start(ap, fmt);
-		vsnprintf(label, len + 1, fmt, ap);
-		va_end(ap);
-	}
-	node->label = label;
-	return 0;
-}
-
-static int flamegraph_node__make_label(struct flamegraph *fg,
-				       struct flamegraph_node *node,
-				       struct hashmap *first)
-{
+	const char *dso = flamegraph_node__dso_name(node);
 	struct flamegraph_node *seen = NULL;
+	char *label = NULL;
+	int ret = -1;
 
 	switch (node->kind) {
 	case FLAMEGRAPH_ROOT:
-		return flamegraph__set_label(fg, node, "all");
+		return strdup("all");
 	case FLAMEGRAPH_COMM:
-		return flamegraph__set_label(fg, node, "%s", node->comm);
+		return strdup(node->comm);
 	case FLAMEGRAPH_UNKNOWN:
-		return flamegraph__set_label(fg, node, "[unknown]");
+		if (!dso)
+			return strdup("[unknown]");
+		ret = asprintf(&label, "[unknown] (%s)", dso);
+		break;
 	case FLAMEGRAPH_FUNC:
 		hashmap__find(first, node->ms.sym->name, &seen);
 		if (seen)
-			return flamegraph__set_label(fg, node, "%s", node->ms.sym->name);
-		return flamegraph__set_label(fg, node, "%s (%s+%#" PRIx64 ")",
-					     node->ms.sym->name,
-					     flamegraph_node__dso_name(node) ?: "[unknown]",
-					     node->objdump_addr);
+			return strdup(node->ms.sym->name);
+		ret = asprintf(&label, "%s (%s+%#" PRIx64 ")", node->ms.sym->name,
+			       dso ?: "[unknown]", node->objdump_addr);
+		break;
 	case FLAMEGRAPH_INSN:
-		/* flamegraph__annotate() did not find the instruction text. */
-		return flamegraph__set_label(fg, node, "[%#" PRIx64 "]",
-					     node->objdump_addr);
+		if (node->insn->text)
+			ret = asprintf(&label, "%s [%#" PRIx64 "]", node->insn->text,
+				       node->objdump_addr);
+		else
+			ret = asprintf(&label, "[%#" PRIx64 "]", node->objdump_addr);
+		break;
 	default:
-		return -EINVAL;
+		break;
 	}
+	return ret < 0 ? NULL : label;
 }
 
 static int flamegraph_node__cmp_sorted(const void *a, const void *b)
@@ -603,7 +599,8 @@ static int flamegraph_node__cmp_sorted(const void *a, const void *b)
 	if (l->kind == FLAMEGRAPH_INSN && r->kind == FLAMEGRAPH_INSN) {
 		if (l->objdump_addr != r->objdump_addr)
 			return l->objdump_addr < r->objdump_addr ? -1 : 1;
-		return 0;
+		return strcmp(flamegraph_node__dso_name(l) ?: "",
+			      flamegraph_node__dso_name(r) ?: "");
 	}
 	if (l->kind != r->kind)
 		return l->kind < r->kind ? -1 : 1;
@@ -616,59 +613,22 @@ static int flamegraph_node__cmp_sorted(const void *a, const void *b)
 		      flamegraph_node__dso_name(r) ?: "");
 }
 
-/*
- * Instruction leaves are keyed by IP: two IPs inside one instruction (an
- * IP that is not an instruction start) became two leaves that
- * flamegraph__annotate() gave the same instruction.  They are adjacent in
- * the parent's children, which are in IP order.  Merge them.
- */
-static void flamegraph_node__merge_insns(struct flamegraph *fg,
-					 struct flamegraph_node *node)
-{
-	struct flamegraph_node *prev = NULL;
-	u32 i, nr = 0;
-
-	for (i = 0; i < node->nr_children; i++) {
-		struct flamegraph_node *child = node->sorted[i];
-
-		if (child->kind == FLAMEGRAPH_INSN && prev &&
-		    prev->objdump_addr == child->objdump_addr) {
-			prev->self += child->self;
-			rb_erase(&child->rb_node, &node->children);
-			flamegraph_node__delete(child);
-			fg->nr_nodes--;
-			fg->nr_insns--;
-			continue;
-		}
-		prev = child->kind == FLAMEGRAPH_INSN ? child : NULL;
-		node->sorted[nr++] = child;
-	}
-	node->nr_children = nr;
-}
-
-static int flamegraph_node__finish(struct flamegraph *fg,
-				   struct flamegraph_node *node,
+static int flamegraph_node__finish(struct flamegraph_node *node,
 				   struct hashmap *first)
 {
 	u32 i;
 
-	flamegraph_node__merge_insns(fg, node);
-
-	if (!node->label) {
-		int err = flamegraph_node__make_label(fg, node, first);
-
-		if (err)
-			return err;
-	}
+	free(node->label);
+	node->label = flamegraph_node__make_label(node, first);
+	if (!node->label)
+		return -ENOMEM;
 	node->total = node->self;
 	for (i = 0; i < node->nr_children; i++) {
-		struct flamegraph_node *child = node->sorted[i];
-		int err;
+		int err = flamegraph_node__finish(node->sorted[i], first);
 
-		err = flamegraph_node__finish(fg, child, first);
 		if (err)
 			return err;
-		node->total += child->total;
+		node->total += node->sorted[i]->total;
 	}
 	if (node->nr_children)
 		qsort(node->sorted, node->nr_children, sizeof(*node->sorted),
@@ -678,20 +638,14 @@ static int flamegraph_node__finish(struct flamegraph *fg,
 
 int flamegraph__finish(struct flamegraph *fg)
 {
-	struct hashmap *first;
+	struct hashmap *first = hashmap__new(name_hash, name_equal, NULL);
 	int err;
 
-	/* No more samples: and merging leaves would leave them stale. */
-	flamegraph__free_slots(fg);
-	zfree(&fg->insns);
-	fg->alloc_insns = 0;
-
-	first = hashmap__new(name_hash, name_equal, NULL);
 	if (IS_ERR(first))
 		return -ENOMEM;
-	err = flamegraph_node__gather(fg, &fg->root, first);
+	err = flamegraph_node__gather(&fg->root, first);
 	if (!err)
-		err = flamegraph_node__finish(fg, &fg->root, first);
+		err = flamegraph_node__finish(&fg->root, first);
 	hashmap__free(first);
 	return err;
 }

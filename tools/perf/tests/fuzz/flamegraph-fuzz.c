@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the flame-graph tree and its three writers
- * (util/flamegraph.c, flamegraph-json.c, flamegraph-folded.c,
- * flamegraph-html.c): arbitrary symbol names, comms and callchains.
+ * (util/flamegraph.c, util/flamegraph-output.c): arbitrary symbol names,
+ * comms and callchains.
  *
  * Built by 'make fuzz' in the repository's top directory, not by perf's
  * build.  Frames carry symbols but no map, as for addresses outside any
@@ -18,8 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/debug.h"
 #include "util/dso.h"
+#include "util/evsel.h"
+#include "util/header.h"
 #include "util/flamegraph.h"
+#include "util/flamegraph-output.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/maps.h"
@@ -55,6 +59,29 @@ u64 map__rip_2objdump(struct map *map __maybe_unused, u64 rip __maybe_unused)
 
 /* flamegraph_frame__is_kernel() is not called here. */
 int machine__get_kernel_start(struct machine *machine __maybe_unused)
+{
+	abort();
+}
+
+/*
+ * flamegraph-output.c's session and output-file functions are not called
+ * here: what they use of the rest of perf only needs to link.
+ */
+int verbose;
+
+int eprintf(int level __maybe_unused, int var __maybe_unused,
+	    const char *fmt __maybe_unused, ...)
+{
+	return 0;
+}
+
+const char *evsel__name(struct evsel *evsel __maybe_unused)
+{
+	abort();
+}
+
+int perf_header__fprintf_info(struct perf_session *session __maybe_unused,
+			      FILE *fp __maybe_unused, bool full __maybe_unused)
 {
 	abort();
 }
@@ -191,6 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input in = { .data = data, .size = size, };
 	struct symbol *syms[NR_SYMS] = { NULL, };
 	struct flamegraph_frame frames[MAX_FRAMES];
+	struct flamegraph_node *leaf;
 	struct flamegraph fg;
 	int nr_syms, ctl, i;
 
@@ -213,7 +241,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(name);
 	}
 
-	flamegraph__init(&fg);
+	if (flamegraph__init(&fg))
+		abort();
 	while ((ctl = input__byte(&in)) >= 0) {
 		char *comm = input__string(&in);
 		int nr = ctl & 7;
@@ -229,9 +258,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			frames[i].ip = sym ? sym->start + (pick & 0xf) : 0xdead0000 + pick;
 			frames[i].kernel = ctl & 0x10;
 		}
-		if (flamegraph__add(&fg, comm, frames, nr,
-				    (ctl & 8) && nr ? &frames[nr - 1] : NULL))
+		leaf = flamegraph__leaf(&fg, comm, frames, nr,
+					(ctl & 8) && nr ? &frames[nr - 1] : NULL);
+		if (!leaf)
 			abort();
+		flamegraph__account(&fg, leaf, 1);
 		free(comm);
 	}
 	if (flamegraph__finish(&fg))
