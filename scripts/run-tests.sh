@@ -12,7 +12,10 @@ srcdir=$2
 # Ours, then upstream's: annotate, report, script, record, pipe, zstd and
 # the hists tests that build fake samples.
 tests=(
-	"perf flamegraph"
+	"perf flamegraph --asm: instructions at the sample IPs"
+	"perf flamegraph inputs"
+	"perf flamegraph outputs and bad input"
+	"perf report --flamegraph and flamegraph.py --asm"
 	"perf flamegraph HTML viewer in Chromium"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"

@@ -3,7 +3,7 @@
 """Checks for the perf flamegraph shell tests.
 
 Compares the output of 'perf flamegraph' with what perf annotate, perf
-script and nm say about the same profile.  Each check prints what it
+script, nm, objdump and addr2line say about the same profile.  Each check prints what it
 compared and exits non-zero on the first mismatch.
 """
 
@@ -87,41 +87,114 @@ def nm_ranges(binary):
     return ranges
 
 
-def objdump_insns(binary):
-    """objdump address -> mnemonic, from objdump -d of @binary."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary],
-                         capture_output=True, text=True, check=True)
+OBJDUMP_LINE_RE = re.compile(r"^\s*([0-9a-f]+):\s+(.*?)\s*$")
+
+
+def objdump_lines(binary, start=None, stop=None):
+    """objdump address -> text, from objdump -d of @binary or a range of it."""
+    cmd = ["objdump", "-d", "--no-show-raw-insn"]
+    if start is not None:
+        cmd += [f"--start-address={start:#x}", f"--stop-address={stop:#x}"]
+    out = subprocess.run(cmd + [binary], capture_output=True, text=True, check=True)
     insns = {}
     for line in out.stdout.splitlines():
-        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
-        if m:
-            insns[int(m.group(1), 16)] = m.group(2)
+        m = OBJDUMP_LINE_RE.match(line)
+        if m and m.group(2):
+            insns[int(m.group(1), 16)] = norm(m.group(2))
     return insns
 
 
+class Objdump:
+    """The instruction objdump prints at an address of @binary when it
+    starts decoding there.  One sweep of the whole binary gives most of
+    them: where it has an instruction at an address, decoding from that
+    address gives the same one.  An address the sweep went past (data in
+    code put it out of step) gets an objdump of its own, started there."""
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.sweep = objdump_lines(binary)
+
+    def at(self, addr):
+        if addr not in self.sweep:
+            self.sweep[addr] = objdump_lines(self.binary, addr, addr + 16).get(addr)
+        return self.sweep[addr]
+
+
+def same_mnemonic(ours, theirs):
+    """capstone says movq where objdump says mov: an AT&T size suffix aside."""
+    if ours == theirs:
+        return True
+    longer, shorter = (ours, theirs) if len(ours) > len(theirs) else (theirs, ours)
+    return (len(longer) == len(shorter) + 1 and longer.startswith(shorter) and
+            longer[-1] in "bwlq")
+
+
 def check_objdump(args, tree):
-    """The leaves are instructions of @binary: same addresses, mnemonics."""
-    insns = objdump_insns(args.objdump_binary)
-    nr = 0
+    """The leaves are the instructions objdump prints at their addresses of
+    @binary, with or without a symbol above them: the same mnemonic, and
+    objdump's very text for the mnemonics matching --objdump-exact."""
+    objdump = Objdump(args.objdump_binary)
+    exact = re.compile(args.objdump_exact) if args.objdump_exact else None
+    nr = nr_exact = 0
     for parent, leaf in insn_leaves(tree, args.dso):
-        if parent.get("k") != "func":
-            continue
+        if parent.get("k") not in ("func", "unknown"):
+            fail(f"{leaf['n']!r} hangs under a {parent.get('k')} node")
+        m = INSN_RE.match(leaf["n"])
+        if not m or not m.group(1):
+            fail(f"leaf without instruction text: {leaf['n']!r}")
         addr = int(leaf["a"], 16)
-        mnemonic = leaf["n"].split()[0]
-        # capstone says movq where objdump says mov: compare the stem.
-        if addr not in insns or not mnemonic.startswith(insns[addr].rstrip("lqwb")):
-            fail(f"{leaf['n']!r} is not objdump's {insns.get(addr)!r} at {addr:#x} "
+        if int(m.group(2), 16) != addr:
+            fail(f"label address {m.group(2)} != \"a\" {leaf['a']}")
+        text = objdump.at(addr)
+        if not text:
+            fail(f"{leaf['n']!r}: objdump prints nothing at {addr:#x} "
                  f"in {args.objdump_binary}")
+        ours = norm(m.group(1))
+        if not same_mnemonic(ours.split()[0], text.split()[0]):
+            fail(f"{leaf['n']!r} is not objdump's {text!r} at {addr:#x} "
+                 f"in {args.objdump_binary}")
+        if exact and exact.match(text.split()[0]):
+            if ours != text:
+                fail(f"{addr:#x}: {ours!r}, objdump prints {text!r}")
+            nr_exact += 1
         nr += 1
     if nr == 0:
         fail("no instruction leaves to compare with objdump")
-    print(f"{nr} instruction leaves are instructions of {args.objdump_binary}")
+    if exact and nr_exact == 0:
+        fail(f"no leaf of {args.dso} is an instruction matching {args.objdump_exact!r}")
+    print(f"{nr} instruction leaves are objdump's instructions at their addresses "
+          f"of {args.objdump_binary}" +
+          (f", {nr_exact} with objdump's text" if exact else ""))
 
 
 def insn_leaves(tree, dso):
     for path, node in walk(tree):
         if node.get("k") == "insn" and node.get("d") == dso:
             yield path[-1], node
+
+
+def check_leaves(tree):
+    """Each sampled address is one instruction: one leaf per address under
+    a frame, labelled with that address ("[0x...]" alone without text).
+    A frame without a symbol in a DSO is "[unknown] (<dso>)"."""
+    nr = 0
+    for _, node in walk(tree):
+        if node.get("k") == "unknown" and "d" in node and \
+           node["n"] != f"[unknown] ({node['d']})":
+            fail(f"frame {node['n']!r} of {node['d']} without a symbol")
+        seen = set()
+        for leaf in node["c"]:
+            if leaf.get("k") != "insn":
+                continue
+            m = INSN_RE.match(leaf["n"]) or re.match(r"^()\[(0x[0-9a-f]+)\]$", leaf["n"])
+            if not m or m.group(2) != leaf.get("a"):
+                fail(f"leaf {leaf['n']!r} is not labelled with its address {leaf.get('a')}")
+            if leaf["a"] in seen:
+                fail(f"two leaves for {leaf['a']} under {node['n']!r}")
+            seen.add(leaf["a"])
+            nr += 1
+    print(f"{nr} instruction leaves, one per sampled address of their frame")
 
 
 def check_annotate(args, tree):
@@ -133,9 +206,7 @@ def check_annotate(args, tree):
     nr = 0
     for parent, leaf in insn_leaves(tree, args.dso):
         if parent.get("k") == "unknown":
-            # No symbol: perf annotate can't show it either.
-            if not re.match(r"^\[0x[0-9a-f]+\]$", leaf["n"]):
-                fail(f"leaf under [unknown] with text: {leaf['n']!r}")
+            # No symbol: perf annotate can't show it, objdump can (below).
             continue
         m = INSN_RE.match(leaf["n"])
         if not m or not m.group(1):
@@ -145,7 +216,7 @@ def check_annotate(args, tree):
             fail(f"label address {m.group(2)} != \"a\" {leaf['a']}")
         if addr not in ann:
             fail(f"{leaf['n']!r}: perf annotate has no instruction at {addr:#x}")
-        if norm(m.group(1)) != ann[addr][1]:
+        if not args.annotate_counts and norm(m.group(1)) != ann[addr][1]:
             fail(f"{addr:#x}: flamegraph {m.group(1)!r} != annotate {ann[addr][1]!r}")
         if parent.get("k") != "func":
             fail(f"{leaf['n']!r} hangs under a {parent.get('k')} node")
@@ -158,7 +229,8 @@ def check_annotate(args, tree):
             fail(f"{addr:#x} {text!r}: flamegraph {counts.get(addr, 0)} samples, "
                  f"annotate {count}")
     print(f"{nr} instruction leaves of {args.dso} agree with perf annotate "
-          f"on text and on the samples of {len(counts)} addresses")
+          f"on {'' if args.annotate_counts else 'text and on '}the samples "
+          f"of {len(counts)} addresses")
 
 
 def check_ranges(args, tree):
@@ -275,8 +347,13 @@ def main():
     ap.add_argument("--annotate", action="store_true")
     ap.add_argument("--annotate-objdump")
     ap.add_argument("--annotate-style")
+    # perf annotate decodes a symbol with objdump when capstone can't
+    # decode all of it, perf flamegraph each address with capstone where
+    # it can: compare the samples alone, the text with --objdump-binary.
+    ap.add_argument("--annotate-counts", action="store_true")
     ap.add_argument("--script-folded")
     ap.add_argument("--objdump-binary")
+    ap.add_argument("--objdump-exact", metavar="MNEMONIC_REGEX")
     args = ap.parse_args()
 
     with open(args.json, encoding="utf-8") as f:
@@ -289,6 +366,7 @@ def main():
     if got != want or want == 0:
         fail(f"{got} samples in the flame graph, {want} in {args.data}")
     print(f"JSON parses; its {got} samples equal perf script's")
+    check_leaves(tree)
 
     if args.annotate:
         check_annotate(args, tree)

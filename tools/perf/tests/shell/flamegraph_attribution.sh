@@ -1,0 +1,390 @@
+#!/bin/bash
+# perf flamegraph --asm: instructions at the sample IPs
+# SPDX-License-Identifier: GPL-2.0
+#
+# The instruction leaves of perf flamegraph --asm: the instruction at each
+# sample IP, with perf annotate's text and samples per address where perf
+# annotate decodes the same instructions, objdump's where it must.
+
+set -e
+
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_attribution.XXXXX)
+
+# shellcheck source=lib/flamegraph.sh
+. "${shelldir}"/lib/flamegraph.sh
+
+require cc python3 nm objdump
+
+prog="${workdir}/fgwork"
+build_workload "${prog}"
+
+# leaf_addrs JSON DSO [REGEX]: the addresses of the instruction leaves
+# of DSO that have text (matching REGEX), one a line.
+leaf_addrs() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+def walk(n):
+    yield n
+    for c in n["c"]:
+        yield from walk(c)
+want = re.compile(sys.argv[3] if len(sys.argv) > 3 else "")
+for a in sorted({int(n["a"], 16) for n in walk(json.load(open(sys.argv[1])))
+                 if n["k"] == "insn" and n.get("d") == sys.argv[2] and
+                 not n["n"].startswith("[0x") and want.match(n["n"])}):
+    print(hex(a))
+PY
+}
+
+# check_objdump_run RUN ADDRS: RUN (the arguments of one objdump, see
+# objdump_logger) decoded from the first of ADDRS to past the last, with
+# perf annotate's options and no more.
+check_objdump_run() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+m = re.match(r"^-d -C --no-show-raw-insn (?:--dwarf=follow-links )?(?:-M \S+ )?"
+             r"--start-address=(0x[0-9a-f]+) --stop-address=(0x[0-9a-f]+) \S+$", sys.argv[1])
+assert m, sys.argv[1]
+start, stop = (int(x, 16) for x in m.groups())
+addrs = [int(a, 16) for a in sys.argv[2].split()]
+assert addrs and start == min(addrs) and max(addrs) < stop, (hex(start), hex(stop), addrs)
+print("one objdump over [%#x, %#x) for %d sampled instructions" % (start, stop, len(addrs)))
+PY
+}
+
+test_workload() {
+	echo "Workload with two static functions named spin"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/p.data" \
+		"${prog}" 100 2> /dev/null
+	perf flamegraph -i "${workdir}/p.data" --asm -o "${workdir}/p.json" \
+		2> "${workdir}/stderr"
+	grep -q "samples of 'cpu-clock'.*instruction leaves, wrote .*p.json (json)" \
+		"${workdir}/stderr"
+	perf flamegraph -i "${workdir}/p.data" --asm --format folded \
+		-o "${workdir}/p.folded" 2> /dev/null
+	perf flamegraph -i "${workdir}/p.data" --asm \
+		-o "${workdir}/p.html" 2> /dev/null
+	# Without --asm, every sample's stack is the callchain perf script
+	# shows.
+	perf flamegraph -i "${workdir}/p.data" --format folded \
+		-o "${workdir}/fn.folded" 2> /dev/null
+	# The leaves: perf annotate's text and samples per address (perf
+	# annotate reads fgwork with capstone too), inside their symbols, the
+	# two spins apart; the folded and HTML outputs hold the same tree,
+	# the page addr2line's source lines.
+	fg_check --data "${workdir}/p.data" --json "${workdir}/p.json" \
+		--dso fgwork --binary "${prog}" --annotate --same-name spin \
+		--folded "${workdir}/p.folded" --html "${workdir}/p.html" \
+		--script-folded "${workdir}/fn.folded"
+	# The call path of the workload is there, outermost caller first.
+	grep -q "^fgwork;.*main;work;spin (fgwork+0x[0-9a-f]*);.* \[0x[0-9a-f]*\] [0-9]*$" \
+		"${workdir}/p.folded"
+}
+
+test_intel_syntax() {
+	echo "-M intel: the leaves perf annotate -M intel shows"
+	perf flamegraph -i "${workdir}/p.data" --asm -M intel \
+		-o "${workdir}/intel.json" 2> /dev/null
+	fg_check --data "${workdir}/p.data" --json "${workdir}/intel.json" \
+		--dso fgwork --annotate --annotate-style intel --same-name spin
+	# Intel syntax, not AT&T's: no %-prefixed registers in fgwork's leaves.
+	test -n "$(leaf_addrs "${workdir}/intel.json" fgwork)"
+	test -z "$(leaf_addrs "${workdir}/intel.json" fgwork '.*%')"
+}
+
+test_objdump() {
+	echo "--objdump: objdump's text for every leaf, one objdump per DSO, no shell"
+	# A space in the path: perf runs it without /bin/sh.
+	local d="${workdir}/obj dump" runs
+
+	objdump_logger "$d"
+	perf flamegraph -i "${workdir}/p.data" --asm --objdump "$d/objdump" \
+		-o "${workdir}/od.json" 2> /dev/null
+	fg_check --data "${workdir}/p.data" --json "${workdir}/od.json" \
+		--dso fgwork --annotate --annotate-objdump "$(command -v objdump)" \
+		--same-name spin
+	# No binary twice, fgwork's once, over its sampled instructions.
+	test -z "$(awk '{ print $NF }' "$d/log" | sort | uniq -d)"
+	runs=$(objdump_runs "$d/log" "${workdir}/p.data" fgwork)
+	test "$(echo "${runs}" | wc -l)" -eq 1
+	check_objdump_run "${runs}" "$(leaf_addrs "${workdir}/od.json" fgwork)"
+	# A user's objdump may not be GNU objdump: not given its options.
+	if grep -q -- "--dwarf" "$d/log"; then
+		echo "--objdump given --dwarf=follow-links"
+		return 1
+	fi
+	# -M: passed on.
+	perf flamegraph -i "${workdir}/p.data" --asm --objdump "$d/objdump" \
+		-M intel -o "${workdir}/odi.json" 2> /dev/null
+	fg_check --data "${workdir}/p.data" --json "${workdir}/odi.json" \
+		--dso fgwork --annotate --annotate-objdump "$(command -v objdump)" \
+		--annotate-style intel
+	test "$(objdump_runs "$d/log" "${workdir}/p.data" fgwork | grep -c -- ' -M intel ')" -eq 1
+}
+
+test_capstone_fallback() {
+	echo "Code capstone can't decode: objdump's text for it, capstone's for the rest"
+	local d="${workdir}/evex" run=run runs
+
+	mkdir "$d"
+	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/evex" "${shelldir}/lib/flamegraph_evex.c"
+	# evex_run() runs AVX-512 instructions, where the CPU has them.
+	if ! "$d/evex" 0 run; then
+		skip_part "no AVX-512 here: no sample of an instruction capstone can't decode"
+		run=
+	fi
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/e.data" \
+		"$d/evex" 100000000 ${run} 2> /dev/null
+	perf annotate -v --stdio -i "$d/e.data" evex_a > /dev/null 2> "$d/ann.err"
+	if ! grep -q "^Executing: .*objdump" "$d/ann.err"; then
+		skip_part "perf's capstone reads AVX-512 here"
+		return 0
+	fi
+	# The objdump perf finds in $PATH: one that says how it was run.
+	objdump_logger "$d/bin"
+	PATH="$d/bin:$PATH" perf flamegraph -i "$d/e.data" --asm -o "$d/e.json" 2> /dev/null
+	# perf annotate decodes evex_a and evex_b with objdump, perf
+	# flamegraph their instructions with capstone, the others with
+	# objdump: the samples of perf annotate at each address, and objdump's
+	# instruction there, in objdump's very words where capstone can't.
+	# shellcheck disable=SC2086
+	fg_check --data "$d/e.data" --json "$d/e.json" --dso evex --annotate \
+		--annotate-counts --objdump-binary "$d/evex" \
+		${run:+--objdump-exact '^vptestmb$'}
+	runs=$(objdump_runs "$d/bin/log" "$d/e.data" evex || true)
+	if [ -z "${run}" ]; then
+		test -z "${runs}"
+		return 0
+	fi
+	# One objdump, over evex_run's instructions alone, as perf annotate
+	# runs it (reading a debug file's symbols too).
+	test "$(echo "${runs}" | wc -l)" -eq 1
+	echo "${runs}" | grep -q -- "--dwarf=follow-links "
+	check_objdump_run "${runs}" "$(leaf_addrs "$d/e.json" evex vptestmb)"
+}
+
+test_data_in_code() {
+	echo "Data in code: the instruction at each sample IP, not perf annotate's"
+	local d="${workdir}/dic" re
+
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip_part "not x86_64"
+		return 0
+	fi
+	mkdir "$d"
+	# Not PIE: the objdump addresses are the sample IPs.
+	cc -O0 -no-pie -g -o "$d/dic" "${shelldir}/lib/flamegraph_data_in_code.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/d.data" "$d/dic" 2> /dev/null
+	perf flamegraph -v -i "$d/d.data" --asm -o "$d/d.json" 2> "$d/d.err"
+	# Each leaf is the instruction objdump decodes from its address.
+	fg_check --data "$d/d.data" --json "$d/d.json" --dso dic --objdump-binary "$d/dic"
+	# datafn's leaves are at sample IPs; at the hottest, perf annotate,
+	# out of step, shows another instruction or none.
+	perf script -G -F ip -i "$d/d.data" > "$d/ips" 2> /dev/null
+	perf annotate --stdio -i "$d/d.data" datafn > "$d/ann" 2> /dev/null
+	python3 - "$d/d.json" "$d/ips" "$d/ann" <<'PY'
+import json, re, sys
+def walk(n, func=None):
+    for c in n["c"]:
+        if c["k"] == "insn" and func == "datafn":
+            yield c
+        yield from walk(c, c["n"] if c["k"] == "func" else func)
+leaves = list(walk(json.load(open(sys.argv[1]))))
+ips = {int(ip, 16) for ip in open(sys.argv[2]).read().split()}
+assert leaves, "no leaf under datafn"
+for leaf in leaves:
+    assert int(leaf["a"], 16) in ips, (leaf["n"], "not at a sample IP")
+ann = {}
+for line in open(sys.argv[3]):
+    m = re.match(r"^\s*[0-9.]+\s+:\s+([0-9a-f]+):\s+(\S+)", line)
+    if m:
+        ann[int(m.group(1), 16)] = m.group(2)
+hot = max(leaves, key=lambda n: n["v"])
+ours = hot["n"].split()[0]
+theirs = ann.get(int(hot["a"], 16), "")
+assert ann and not (ours == theirs or ours[:-1] == theirs), (hot["n"], theirs)
+print("datafn: %d leaves at sample IPs; at the hottest, %r, perf annotate has %r"
+      % (len(leaves), hot["n"], theirs or "nothing"))
+PY
+	# -v says why it differs from perf annotate, once.
+	re="^perf flamegraph: datafn (dic): perf annotate decodes it from its start and "
+	re+="finds no instruction at the sample IP 0x[0-9a-f]*; the leaf is the instruction "
+	re+="that starts there$"
+	test "$(grep -c "${re}" "$d/d.err")" -eq 1
+}
+
+test_ranges() {
+	echo "A large function with two hot loops 7 kB apart: their instructions"
+	local syms
+
+	# Not PIE: the objdump addresses in the JSON are also nm's.
+	cc -O0 -no-pie -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "${workdir}/ranges" "${shelldir}/lib/flamegraph_ranges.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/ranges.data" \
+		"${workdir}/ranges" 200000000 2> /dev/null
+	perf flamegraph -i "${workdir}/ranges.data" --asm \
+		-o "${workdir}/ranges.json" 2> /dev/null
+	# The leaves agree with perf annotate, which decodes it whole.
+	fg_check --data "${workdir}/ranges.data" --json "${workdir}/ranges.json" \
+		--dso ranges --annotate
+	syms=$(nm -S "${workdir}/ranges" | awk '$4 == "two_loops" { print $1, $2 }')
+	python3 - "${workdir}/ranges.json" "${syms}" <<'PY'
+import json, sys
+start, size = (int(x, 16) for x in sys.argv[2].split())
+def walk(n, func=None):
+    for c in n["c"]:
+        if c["k"] == "insn" and func == "two_loops":
+            yield int(c["a"], 16) - start
+        yield from walk(c, c["n"] if c["k"] == "func" else func)
+loops = set(walk(json.load(open(sys.argv[1]))))
+# Both loops were sampled, 7 kB apart.
+assert loops and min(loops) < 0x100 and max(loops) > size - 0x100, sorted(map(hex, loops))
+print("two_loops (%d bytes): %d sampled instructions" % (size, len(loops)))
+PY
+}
+
+test_srcline() {
+	echo "The page's source lines of hundreds of hot instructions: addr2line's"
+	local d="${workdir}/srcline" i
+
+	mkdir "$d"
+	# One hot loop of 200 statements: hundreds of sampled instructions.
+	{
+		printf 'unsigned long sink;\n\nint main(void)\n{\n'
+		printf '\tunsigned long i, x = 1;\n\n\tfor (i = 0; i < 1000000; i++) {\n'
+		for i in $(seq 200); do
+			printf '\t\tx = x * %d + i;\n' $((2 * i + 1))
+		done
+		printf '\t}\n\tsink = x;\n\treturn 0;\n}\n'
+	} > "$d/wide.c"
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/wide" "$d/wide.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/w.data" "$d/wide" 2> /dev/null
+	perf flamegraph -i "$d/w.data" --asm -o "$d/w.json" 2> /dev/null
+	perf flamegraph -i "$d/w.data" --asm -o "$d/w.html" 2> /dev/null
+	fg_check --data "$d/w.data" --json "$d/w.json" --html "$d/w.html" \
+		--dso wide --binary "$d/wide"
+}
+
+test_kptr_restrict() {
+	echo "Kernel samples recorded with kernel.kptr_restrict=2"
+	local knob=/proc/sys/kernel/kptr_restrict old
+
+	if [ "$(id -u)" != 0 ] || [ ! -w "${knob}" ]; then
+		skip_part "cannot set kernel.kptr_restrict"
+		return 0
+	fi
+	old=$(cat "${knob}")
+	echo 2 > "${knob}"
+	# dd with one-byte blocks spends its time in system calls.
+	perf record -q -e cpu-clock -g -o "${workdir}/kptr.data" \
+		dd if=/dev/zero of=/dev/null bs=1 count=500000 2> /dev/null || true
+	echo "${old}" > "${knob}"
+	perf flamegraph -i "${workdir}/kptr.data" --asm -o "${workdir}/kptr.json" \
+		2> "${workdir}/kptr.err"
+	grep -q "kernel samples have no kernel map, so no names; was kernel.kptr_restrict set" \
+		"${workdir}/kptr.err"
+	# The kernel frames stay kernel frames.
+	python3 -c "import json, sys
+def walk(n):
+	yield n
+	for c in n['c']:
+		yield from walk(c)
+nodes = [n for n in walk(json.load(open(sys.argv[1]))) if n['k'] in ('unknown', 'insn')
+	 and n['n'].startswith('[0xffff')]
+assert nodes and all(n['l'] == 'kernel' for n in nodes), nodes" "${workdir}/kptr.json"
+}
+
+test_annotate_perf_itself() {
+	# perf annotate of perf itself used to crash in jump__parse() on a
+	# call into another map; perf flamegraph --asm takes the same path.
+	echo "Annotating perf itself (calls into other maps)"
+	perf record -q -e cpu-clock -o "${workdir}/nop.data" \
+		perf test -w noploop 2> /dev/null
+	perf annotate --stdio -i "${workdir}/nop.data" > /dev/null 2>&1
+	perf flamegraph --asm -i "${workdir}/nop.data" -o "${workdir}/nop.folded" \
+		2> /dev/null
+	grep -q "^perf;noploop;[a-z].* \[0x[0-9a-f]*\] [0-9]*$" "${workdir}/nop.folded"
+}
+
+test_dwarf_callchains() {
+	echo "DWARF callchains: the leaves perf annotate shows"
+	perf record -q -e cpu-clock -c 100000 --call-graph dwarf,16384 \
+		-o "${workdir}/dwarf.data" "${prog}" 100 2> /dev/null
+	perf flamegraph -i "${workdir}/dwarf.data" --asm \
+		-o "${workdir}/dwarf.json" 2> /dev/null
+	fg_check --data "${workdir}/dwarf.data" --json "${workdir}/dwarf.json" \
+		--dso fgwork --annotate --same-name spin
+}
+
+test_system_program() {
+	echo "A program from the system: python3"
+	local py=/usr/bin/python3 lib path
+
+	test -x $py || py=$(command -v python3)
+	perf record -q -e cpu-clock -g -o "${workdir}/py.data" \
+		$py -c 's = 0
+for i in range(2000000):
+	s += i * i % 7' 2> /dev/null
+	perf flamegraph -i "${workdir}/py.data" --asm -o "${workdir}/py.json" \
+		2> /dev/null
+	# The user-space DSO with the most instruction leaves.
+	lib=$(python3 -c "import collections, json, sys
+def w(n):
+	yield n
+	for c in n['c']:
+		yield from w(c)
+ds = collections.Counter(n['d'] for n in w(json.load(open(sys.argv[1])))
+			 if n['k'] == 'insn' and n['l'] != 'kernel')
+print(ds.most_common(1)[0][0])" "${workdir}/py.json")
+	path=$(perf buildid-list -i "${workdir}/py.data" 2> /dev/null |
+	       awk -v d="/${lib}" 'substr($2, length($2) - length(d) + 1) == d { print $2 }')
+	echo "most sampled DSO: ${path}"
+	fg_check --data "${workdir}/py.data" --json "${workdir}/py.json" \
+		--dso "${lib}" --annotate --objdump-binary "${path}"
+}
+
+test_exec() {
+	echo "exec into a binary with the same addresses: each keeps its samples"
+	local d="${workdir}/exec" f
+
+	mkdir "$d"
+	for f in alpha beta; do
+		cc -O0 -no-pie -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+			-DSPIN="$f" -o "$d/$f" "${shelldir}/lib/flamegraph_exec.c"
+	done
+	# The same address for both loops, or this proves nothing.
+	test "$(nm "$d/alpha" | awk '$3 == "alpha" { print $1 }')" = \
+	     "$(nm "$d/beta" | awk '$3 == "beta" { print $1 }')"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/exec.data" \
+		"$d/alpha" "$d/beta" 2> /dev/null
+	perf flamegraph -i "$d/exec.data" --format folded \
+		-o "$d/exec.folded" 2> /dev/null
+	perf report -i "$d/exec.data" --stdio -g none --no-children \
+		--sort comm,sym -F sample,comm,sym > "$d/exec.report" 2> /dev/null
+	python3 - "$d/exec.folded" "$d/exec.report" <<'PY'
+import collections, re, sys
+got = collections.Counter()
+for line in open(sys.argv[1]):
+    stack, n = line.rsplit(" ", 1)
+    frames = stack.split(";")
+    got[(frames[0], frames[-1])] += int(n)
+want = collections.Counter()
+for line in open(sys.argv[2]):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s+\[\.\] (alpha|beta)\s*$", line)
+    if m:
+        want[(m.group(2), m.group(3))] += int(m.group(1))
+for comm in ("alpha", "beta"):
+    assert want[(comm, comm)] > 100, want
+    assert got[(comm, comm)] == want[(comm, comm)], (comm, got, want)
+# No sample of one program under the other's name.
+assert not got[("alpha", "beta")] and not got[("beta", "alpha")], got
+print("alpha %d, beta %d samples, as perf report counts them"
+      % (got[("alpha", "alpha")], got[("beta", "beta")]))
+PY
+}
+
+run_parts test_workload test_intel_syntax test_objdump test_capstone_fallback \
+	test_data_in_code test_ranges test_srcline test_kptr_restrict \
+	test_annotate_perf_itself test_dwarf_callchains test_system_program test_exec

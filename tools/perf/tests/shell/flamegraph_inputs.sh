@@ -1,0 +1,394 @@
+#!/bin/bash
+# perf flamegraph inputs
+# SPDX-License-Identifier: GPL-2.0
+#
+# The recordings people have: from a pipe, of binaries rebuilt, moved,
+# deleted or stripped since, of JIT code, of another machine or another
+# architecture.  Where the code can't be read, the leaves are addresses
+# and one warning per binary says why.
+
+set -e
+
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_inputs.XXXXX)
+
+# shellcheck source=lib/flamegraph.sh
+. "${shelldir}"/lib/flamegraph.sh
+
+require cc python3 nm objdump
+
+prog="${workdir}/fgwork"
+build_workload "${prog}"
+
+# The stacks of a binary whose code is gone: named by nothing in it.
+no_names() {
+	if grep -qE ";(main|work|mix|spin[^;]*);" "$1"; then
+		echo "names of a binary gone or replaced in $1"
+		return 1
+	fi
+}
+
+test_pipe() {
+	echo "Pipe input and stdout output"
+	perf record -q -e cpu-clock -g -o - perf test -w noploop 2> /dev/null |
+		perf flamegraph -i - --asm --format json -o - \
+		> "${workdir}/pipe.json" 2> /dev/null
+	python3 -c "import json,sys; t=json.load(open(sys.argv[1])); \
+		assert t['n'] == 'all' and t['c'], t" "${workdir}/pipe.json"
+	grep -q '"n":"noploop"' "${workdir}/pipe.json"
+	grep -q '"k":"insn"' "${workdir}/pipe.json"
+}
+
+test_pipe_cut_short() {
+	echo "A pipe cut short inside an event: what was read, and where it ended"
+	local d="${workdir}/cut" size all part cut read what
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -g -o - perf test -w noploop 2> /dev/null > "$d/full.data"
+	size=$(stat -c %s "$d/full.data")
+	perf flamegraph -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
+	cut="unexpected end of event stream: the input was cut short inside"
+	read="the events before it were read"
+	what="\(a [0-9]*-byte [A-Z_]* event\|an event header\)"
+	# Cut in the middle of the samples; one that falls on an event
+	# boundary cuts nothing short: then cut 4 bytes further, into the
+	# next event's header.
+	for extra in 0 4 ""; do
+		test -n "${extra}"
+		head -c $((size * 2 / 3 + extra)) "$d/full.data" > "$d/cut.data"
+		perf flamegraph -i - -o "$d/cut.folded" < "$d/cut.data" 2> "$d/cut.err"
+		if grep -q "${cut} ${what} at offset 0x[0-9a-f]*; ${read}" "$d/cut.err"; then
+			break
+		fi
+	done
+	all=$(awk '{ n += $NF } END { print n }' "$d/full.folded")
+	part=$(awk '{ n += $NF } END { print n }' "$d/cut.folded")
+	grep -q "perf flamegraph: ${part} samples of 'cpu-clock'" "$d/cut.err"
+	test "${part}" -gt 0
+	test "${part}" -lt "${all}"
+	# Inside the first event's header (the pipe header is 16 bytes): said
+	# too, not taken for an empty stream.
+	head -c 19 "$d/full.data" > "$d/head.data"
+	refute perf flamegraph -i - -o "$d/head.folded" < "$d/head.data" 2> "$d/head.err"
+	grep -q "${cut} an event header at offset 0; ${read}" "$d/head.err"
+}
+
+test_rebuilt_binary() {
+	echo "Binary rebuilt after recording: instructions from the build-id cache"
+	local d="${workdir}/rebuilt"
+
+	mkdir "$d"
+	build_workload "$d/prog"
+	cp "$d/prog" "$d/prog.orig"
+	perf record -q -e cpu-clock -g -o "$d/r.data" "$d/prog" 30 2> /dev/null
+	# Other code at the same path: -O2 moves and rewrites every function.
+	cc -O2 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
+	perf flamegraph -i "$d/r.data" --asm -o "$d/r.json" 2> /dev/null
+	fg_check --data "$d/r.data" --json "$d/r.json" --dso prog \
+		--binary "$d/prog.orig" --annotate --objdump-binary "$d/prog.orig"
+	# perf report --flamegraph --asm takes the same code path.
+	perf report -i "$d/r.data" --flamegraph="$d/rep.json" --asm > /dev/null 2>&1
+	fg_check --data "$d/r.data" --json "$d/rep.json" --dso prog \
+		--binary "$d/prog.orig" --annotate --objdump-binary "$d/prog.orig"
+}
+
+test_pipe_rebuilt() {
+	echo "Pipe mode, no build-ids: a binary rebuilt since is not trusted"
+	local src="${shelldir}/lib/flamegraph" d="${workdir}/piperb" bid warn
+
+	mkdir "$d"
+	build_workload "$d/prog"
+	perf record -q -e cpu-clock -g -o - "$d/prog" 30 2> /dev/null > "$d/p.data"
+	# Unchanged: named frames, instruction text, no warning about it.
+	perf flamegraph -i "$d/p.data" --asm -o "$d/same.folded" 2> "$d/same.err"
+	grep -q "^prog;.*;work;spin (prog+0x[0-9a-f]*);[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" \
+		"$d/same.folded"
+	refute grep "/prog:" "$d/same.err"
+	# Rebuilt: other code at the path, and nothing records which ran.
+	cc -O2 -g -o "$d/prog" "${src}"/*.c
+	perf flamegraph -i "$d/p.data" --asm -o "$d/new.folded" 2> "$d/new.err"
+	test "$(grep -c "^Warning: $d/prog: replaced since the recording" "$d/new.err")" -eq 1
+	# The workload's samples are all there, under [unknown] frames of
+	# prog with address leaves: not one name or instruction from the new
+	# binary.
+	test "$(awk '/^prog;/ { n += $NF } END { print n }' "$d/same.folded")" -eq \
+	     "$(awk '/^prog;/ { n += $NF } END { print n }' "$d/new.folded")"
+	grep -q "^prog;.*;\[unknown\] (prog);\[0x[0-9a-f]*\] [0-9]*$" "$d/new.folded"
+	refute grep -q "^prog;.*\[unknown\] (prog);[^[;][^;]* [0-9]*$" "$d/new.folded"
+	no_names "$d/new.folded"
+	# --buildid-mmap: build-ids in the MMAP2 records; perf rejects the
+	# rebuilt file by its build-id, one warning says so. A build-id of
+	# its own, or a copy of the same build in the build-id cache would
+	# stand in for it (rightly).
+	build_workload "$d/prog" --own-build-id
+	if ! perf record -q --buildid-mmap -e cpu-clock -g -o - "$d/prog" 30 \
+		2> /dev/null > "$d/bid.data"; then
+		skip_part "no --buildid-mmap on this kernel"
+		return 0
+	fi
+	bid=$(perf buildid-list -i "$d/bid.data" 2> /dev/null | grep "/prog$" | cut -d' ' -f1)
+	test -n "${bid}"
+	cc -O2 -g -o "$d/prog" "${src}"/*.c
+	perf flamegraph -i "$d/bid.data" --asm -o "$d/bid.folded" 2> "$d/bid.err"
+	warn="^Warning: $d/prog: the binary at $d/prog is not the one recorded (another "
+	warn+="build-id), and the build-id cache has no copy; its instruction leaves show "
+	warn+="addresses only$"
+	test "$(grep -c "${warn}" "$d/bid.err")" -eq 1
+	test "$(grep -c "$d/prog" "$d/bid.err")" -eq 1
+	grep -q "^prog;.*;\[unknown\] (prog);\[0x[0-9a-f]*\] [0-9]*$" "$d/bid.folded"
+	no_names "$d/bid.folded"
+}
+
+test_perf_archive() {
+	echo "perf archive unpacked elsewhere: the same leaves as at home"
+	local d="${workdir}/arch" archive home away
+
+	archive="$(dirname "$(readlink -f "$(command -v perf)")")/perf-archive"
+	if [ ! -x "${archive}" ] && ! perf archive -h > /dev/null 2>&1; then
+		skip_part "no perf-archive"
+		return 0
+	fi
+	mkdir "$d"
+	build_workload "$d/prog" --own-build-id
+	home=$(perf_config "$d/home")
+	away=$(perf_config "$d/away")
+	(cd "$d" &&
+	 PERF_CONFIG=${home} perf record -q -e cpu-clock -g -o a.data ./prog 30 2> /dev/null &&
+	 PERF_CONFIG=${home} perf flamegraph -i a.data --asm --format folded \
+		-o home.folded 2> /dev/null &&
+	 if [ -x "${archive}" ]; then
+		PERF_BUILDID_DIR="$d/home" bash "${archive}" a.data
+	 else
+		PERF_CONFIG=${home} perf archive a.data
+	 fi > /dev/null 2>&1)
+	test -d "$d/home/.build-id"
+	# Another machine: no binary, no home build-id cache, the archive.
+	rm -rf "${d:?}/prog" "${d:?}/home"
+	mkdir "$d/away"
+	tar xjf "$d/a.data.tar.bz2" -C "$d/away"
+	PERF_CONFIG=${away} perf flamegraph -i "$d/a.data" --asm --format folded \
+		-o "$d/away.folded" 2> /dev/null
+	grep "^prog;" "$d/home.folded" | sort > "$d/h"
+	grep "^prog;" "$d/away.folded" | sort > "$d/a"
+	grep -q ";spin (prog+0x[0-9a-f]*);[a-z].* \[0x" "$d/h"
+	cmp "$d/h" "$d/a"
+}
+
+test_missing_binary() {
+	echo "Missing binary: [unknown] frames of it, address leaves, one warning, exit 0"
+	local d="${workdir}/gone" warn
+
+	mkdir "$d"
+	# A build-id of its own, or the cache would still have it.
+	build_workload "$d/gone" --own-build-id
+	perf record -q -N -e cpu-clock -g -o "$d/g.data" "$d/gone" 20 2> /dev/null
+	rm -f "$d/gone"
+	perf flamegraph -i "$d/g.data" --asm -o "$d/g.folded" 2> "$d/g.err"
+	test "$(grep -c "^Warning: $d/gone: " "$d/g.err")" -eq 1
+	warn="^Warning: $d/gone: its code can't be read: the binary is neither at its "
+	warn+="path nor in the build-id cache; its instruction leaves show addresses only$"
+	grep -q "${warn}" "$d/g.err"
+	grep -q "^gone;.*;\[unknown\] (gone);\[0x[0-9a-f]*\] [0-9]*$" "$d/g.folded"
+	perf flamegraph -i "$d/g.data" --asm -o "$d/g.json" 2> /dev/null
+	fg_check --data "$d/g.data" --json "$d/g.json"
+	refute grep -q "^gone;.*\[unknown\] (gone);[^[;][^;]* [0-9]*$" "$d/g.folded"
+	no_names "$d/g.folded"
+}
+
+test_stripped_binary() {
+	echo "Stripped binary: [unknown] frames of it, objdump's instructions as leaves"
+	local d="${workdir}/stripped"
+
+	mkdir "$d"
+	build_workload "$d/prog" --own-build-id
+	strip --strip-all "$d/prog"
+	perf record -q -e cpu-clock -g -o "$d/s.data" "$d/prog" 20 2> /dev/null
+	perf flamegraph -i "$d/s.data" --asm -o "$d/s.json" 2> "$d/s.err"
+	perf flamegraph -i "$d/s.data" --asm -o "$d/s.folded" 2> /dev/null
+	# Its code is there: no warning about it.
+	refute grep "$d/prog" "$d/s.err"
+	# The workload's own functions are static: nothing names them, but
+	# the leaves under them are the instructions objdump shows there.
+	grep -q "^prog;.*;\[unknown\] (prog);[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" "$d/s.folded"
+	no_names "$d/s.folded"
+	fg_check --data "$d/s.data" --json "$d/s.json" --dso prog --objdump-binary "$d/prog"
+	# Libraries keep their names: the frames above main are libc's.
+	grep -q "^prog;__libc_start_call_main;\[unknown\] (prog);" "$d/s.folded"
+}
+
+test_foreign_profiles() {
+	# Profiles recorded on other machines, their binaries absent: see
+	# shared/profiles/README.md beside the repository.
+	local dir=${FLAMEGRAPH_PROFILES:-$(cd "$(dirname "$(readlink -f "$0")")/../../../.." &&
+		pwd)/../shared/profiles}
+	local f ev
+
+	echo "Foreign profiles"
+	if [ ! -d "${dir}" ]; then
+		skip_part "no profiles in ${dir}"
+		return 0
+	fi
+	for f in "${dir}"/*.data; do
+		for ev in $(perf script -G -F event -i "$f" 2> /dev/null |
+			    sed 's/^ *//; s/: *$//' | sort -u | head -2); do
+			echo "$(basename "$f"), event ${ev}"
+			perf flamegraph -i "$f" -e "${ev}" --asm -o "${workdir}/f.json" \
+				2> "${workdir}/f.err"
+			# One warning per DSO at most.
+			test "$(grep -c '^Warning: ' "${workdir}/f.err")" -eq \
+			     "$(grep '^Warning: ' "${workdir}/f.err" | cut -d: -f2 |
+				sort -u | wc -l)"
+			fg_check --data "$f" --json "${workdir}/f.json" --event "${ev}"
+		done
+	done
+}
+
+test_foreign_arch() {
+	echo "A profile of another architecture: no host decoding of its code"
+	local d="${workdir}/arch64" n warn
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -g -o "$d/x86.data" "${prog}" 20 2> /dev/null
+	cp "$d/x86.data" "$d/arm.data"
+	python3 "${shelldir}/lib/perf_data_set_arch.py" "$d/arm.data" aarch64
+	perf report --header-only -i "$d/arm.data" | grep -q "^# arch : aarch64$"
+	# No cross objdump: address leaves, one warning per DSO, exit 0.
+	CROSS_COMPILE=/nonexistent/aarch64-linux-gnu- perf flamegraph --asm \
+		-i "$d/arm.data" -o "$d/arm.folded" 2> "$d/arm.err"
+	warn="^Warning: ${prog}: recorded on arm64, and no objdump for arm64 was found (set "
+	warn+="CROSS_COMPILE or use --objdump); its instruction leaves show addresses only$"
+	test "$(grep -c "${warn}" "$d/arm.err")" -eq 1
+	if grep -q "Please install" "$d/arm.err"; then
+		echo "perf annotate's error instead of the warning"
+		return 1
+	fi
+	grep -q "^fgwork;.*;work;spin (fgwork+0x[0-9a-f]*);\[0x[0-9a-f]*\] [0-9]*$" "$d/arm.folded"
+	if grep -qE "^fgwork;.*;[^[;][^;]* \[0x[0-9a-f]+\] [0-9]+$" "$d/arm.folded"; then
+		echo "instruction text for foreign code"
+		return 1
+	fi
+	# The same samples and frames as the native profile, leaves aside.
+	perf flamegraph -i "$d/x86.data" -o "$d/x86.nl.folded" 2> /dev/null
+	perf flamegraph -i "$d/arm.data" -o "$d/arm.nl.folded" 2> /dev/null
+	n=$(awk '{ n += $NF } END { print n }' "$d/x86.nl.folded")
+	test "$n" -gt 0
+	cmp "$d/x86.nl.folded" "$d/arm.nl.folded"
+	# --objdump: the one given decodes all of it, one run per binary.
+	objdump_logger "$d/od"
+	CROSS_COMPILE=/nonexistent/aarch64-linux-gnu- perf flamegraph --asm \
+		--objdump "$d/od/objdump" -i "$d/arm.data" -o "$d/od.folded" 2> /dev/null
+	test "$(objdump_runs "$d/od/log" "$d/arm.data" fgwork | wc -l)" -eq 1
+	test -z "$(awk '{ print $NF }' "$d/od/log" | sort | uniq -d)"
+	grep -q "^fgwork;.*;work;spin (fgwork+0x[0-9a-f]*);[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" \
+		"$d/od.folded"
+}
+
+test_jit_perf_map() {
+	echo "JIT code named by /tmp/perf-PID.map: frames named, address leaves"
+	local d="${workdir}/jit" map warn
+
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip_part "not x86_64"
+		return 0
+	fi
+	mkdir "$d"
+	cc -O1 -g -o "$d/jit" "${shelldir}/lib/flamegraph_jit.c"
+	perf record -q -e cpu-clock -g -o "$d/jit.data" "$d/jit" 20 2> /dev/null
+	perf flamegraph -i "$d/jit.data" --asm -o "$d/jit.folded" 2> "$d/jit.err"
+	map=$(grep -o '/tmp/perf-[0-9]*\.map' "$d/jit.err" | head -1)
+	test -n "${map}"
+	grep -q ";jitted_loop;\[0x[0-9a-f]*\] [0-9]*$" "$d/jit.folded"
+	if grep -qE ";jitted_loop;[^[;][^;]* [0-9]+$" "$d/jit.folded"; then
+		echo "instruction text for JIT code without an image"
+		rm -f "${map}"
+		return 1
+	fi
+	warn="^Warning: ${map}: JIT code in anonymous memory, of which the recording has no "
+	warn+="image (perf inject --jit makes one from a jitdump); its instruction leaves "
+	warn+="show addresses only$"
+	test "$(grep -c "${warn}" "$d/jit.err")" -eq 1
+	# Without the map: an [unknown] frame of the JIT code, its memory
+	# address as the leaf, the same warning.
+	rm -f "${map}"
+	perf flamegraph -i "$d/jit.data" --asm -o "$d/nomap.folded" 2> "$d/nomap.err"
+	test "$(grep -c "${warn}" "$d/nomap.err")" -eq 1
+	grep -q "^jit;.*;\[unknown\] (\[JIT\] tid [0-9]*);\[0x[0-9a-f]\{8,\}\] [0-9]*$" \
+		"$d/nomap.folded"
+	refute grep jitted_loop "$d/nomap.folded"
+}
+
+test_jitdump() {
+	echo "JIT code in a jitdump, after perf inject --jit: instruction leaves"
+	local d="${workdir}/jitdump" pid so
+
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip_part "not x86_64"
+		return 0
+	fi
+	mkdir "$d"
+	cc -O1 -g -o "$d/jit" "${shelldir}/lib/flamegraph_jit.c"
+	# jitdump records are stamped with CLOCK_MONOTONIC: -k mono.
+	perf record -q -k mono -e cpu-clock -g -o "$d/jit.data" \
+		"$d/jit" 20 "$d" 2> /dev/null
+	pid=$(basename "$d"/jit-*.dump .dump | cut -d- -f2)
+	perf inject --jit -i "$d/jit.data" -o "$d/inj.data"
+	so="jitted-${pid}-0.so"
+	test -s "$d/${so}"
+	perf flamegraph -i "$d/inj.data" --asm -o "$d/jit.json" 2> "$d/jit.err"
+	perf flamegraph -i "$d/inj.data" --asm -o "$d/jit.folded" 2> /dev/null
+	refute grep "${so}" "$d/jit.err"
+	grep -q ";jitted_loop;[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" "$d/jit.folded"
+	fg_check --data "$d/inj.data" --json "$d/jit.json" --dso "${so}" \
+		--annotate --objdump-binary "$d/${so}"
+}
+
+test_debug_file() {
+	echo "Stripped, symbols in a debug file: named frames, objdump reads the file too"
+	local d="${workdir}/debugfile" run=run bid runs
+
+	mkdir "$d"
+	# A build-id of its own: no copy in the build-id cache, perf and
+	# objdump read $d/evex, whose debug link names the file beside it.
+	bid=$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')
+	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wl,--build-id=0x"${bid}" \
+		-o "$d/evex" "${shelldir}/lib/flamegraph_evex.c"
+	objcopy --only-keep-debug "$d/evex" "$d/evex.debug"
+	strip "$d/evex"
+	objcopy --add-gnu-debuglink="$d/evex.debug" "$d/evex"
+	# evex_run() runs AVX-512 instructions, which objdump decodes.
+	if ! "$d/evex" 0 run; then
+		skip_part "no AVX-512 here: objdump is not run"
+		run=
+	fi
+	perf record -N -q -e cpu-clock -c 100000 -g -o "$d/e.data" \
+		"$d/evex" 100000000 ${run} 2> /dev/null
+	objdump_logger "$d/bin"
+	PATH="$d/bin:$PATH" perf flamegraph -i "$d/e.data" --asm -o "$d/e.json" 2> /dev/null
+	# The functions have their names, from the debug file; the leaves are
+	# the instructions objdump shows in the stripped file.
+	python3 -c "import json, sys
+def walk(n):
+	yield n
+	for c in n['c']:
+		yield from walk(c)
+names = {n['n'] for n in walk(json.load(open(sys.argv[1]))) if n.get('d') == 'evex'}
+assert names >= {'evex_a', 'plain', 'evex_b'}, names" "$d/e.json"
+	fg_check --data "$d/e.data" --json "$d/e.json" --dso evex --annotate --annotate-counts \
+		--objdump-binary "$d/evex" ${run:+--objdump-exact '^vptestmb$'}
+	test -n "${run}" || return 0
+	# perf's objdump names targets from the debug file too, as perf
+	# annotate's does; a user's --objdump may not be GNU objdump's.
+	runs=$(objdump_runs "$d/bin/log" "$d/e.data" evex)
+	test "$(echo "${runs}" | wc -l)" -eq 1
+	echo "${runs}" | grep -q -- " --dwarf=follow-links .* $d/evex$"
+	: > "$d/bin/log"
+	perf flamegraph -i "$d/e.data" --asm --objdump "$d/bin/objdump" \
+		-o "$d/o.json" 2> /dev/null
+	runs=$(objdump_runs "$d/bin/log" "$d/e.data" evex)
+	test "$(echo "${runs}" | wc -l)" -eq 1
+	refute grep -q -- "--dwarf" "$d/bin/log"
+}
+
+run_parts test_pipe test_pipe_cut_short test_rebuilt_binary test_pipe_rebuilt \
+	test_perf_archive test_missing_binary test_stripped_binary test_debug_file \
+	test_foreign_profiles test_foreign_arch test_jit_perf_map test_jitdump

@@ -1,0 +1,305 @@
+#!/bin/bash
+# perf flamegraph outputs and bad input
+# SPDX-License-Identifier: GPL-2.0
+#
+# What perf flamegraph writes and where, its filters, its help, recording
+# a command first, and what a user sees on bad input: one line, a
+# non-zero exit, nothing overwritten.
+
+set -e
+
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_outputs.XXXXX)
+
+# shellcheck source=lib/flamegraph.sh
+. "${shelldir}"/lib/flamegraph.sh
+
+require cc python3
+
+# Two threads of perf test -w thloop (comm "perf"), for all but
+# test_record_command, which needs a program of its own.
+data="${workdir}/p.data"
+perf record -q -e cpu-clock -g -o "${data}" perf test -w thloop 1 2> /dev/null
+
+# total FILE: the samples of a folded FILE, or of a JSON one.
+total() {
+	case "$1" in
+	*.folded) awk '{ n += $NF } END { print n + 0 }' "$1" ;;
+	*) python3 -c "import json, sys
+def total(n): return n['v'] + sum(total(c) for c in n['c'])
+print(total(json.load(open(sys.argv[1]))))" "$1" ;;
+	esac
+}
+
+test_outputs() {
+	echo "Outputs: symlinks, permissions, long names, stdout"
+	local long o
+
+	# A new file gets 0666 less the umask, a replaced one keeps its mode.
+	(umask 027; perf flamegraph -i "${data}" -o "${workdir}/new.html" 2> /dev/null)
+	test "$(stat -c %a "${workdir}/new.html")" = 640
+	echo old > "${workdir}/real.html"
+	chmod 600 "${workdir}/real.html"
+	ln -s real.html "${workdir}/link.html"
+	perf flamegraph -i "${data}" -o "${workdir}/link.html" 2> /dev/null
+	# The link stays a link; its target is the new graph, mode kept.
+	test -L "${workdir}/link.html"
+	test "$(stat -c %a "${workdir}/real.html")" = 600
+	grep -q "fg-data" "${workdir}/real.html"
+	perf flamegraph -i "${data}" --format folded -o /dev/stdout \
+		> "${workdir}/stdout.folded" 2> /dev/null
+	test -L /dev/stdout || test -c /dev/stdout
+	grep -q "^perf;.*;thloop;test_loop [0-9]*$" "${workdir}/stdout.folded"
+	# A name of 255 bytes: the temporary file's name must not be longer.
+	long="${workdir}/$(printf 'a%.0s' $(seq 1 250)).json"
+	perf flamegraph -i "${data}" -o "${long}" 2> /dev/null
+	grep -q '"n":"all"' "${long}"
+	# The extension decides the format whatever its case.
+	perf flamegraph -i "${data}" -o "${workdir}/UP.JSON" 2> /dev/null
+	python3 -c "import json, sys; json.load(open(sys.argv[1]))" "${workdir}/UP.JSON"
+	# Rejected before the input is read, with one line.
+	for o in "" "${workdir}/no/such/dir/x.html"; do
+		refute perf flamegraph -i "${data}" -o "$o" 2> "${workdir}/o.err"
+		test "$(wc -l < "${workdir}/o.err")" -eq 1
+	done
+	# --max-stack 2: comm and at most two frames per stack, same total.
+	perf flamegraph -i "${data}" --max-stack 2 --format folded \
+		-o "${workdir}/ms.folded" 2> /dev/null
+	awk -F';' 'NF > 3 { bad = 1 } END { exit bad }' "${workdir}/ms.folded"
+	test "$(total "${workdir}/ms.folded")" -eq \
+	     "$(perf script -i "${data}" -G -F comm 2> /dev/null | wc -l)"
+	refute perf flamegraph -i "${data}" --max-stack -1 -o "${workdir}/ms.html" 2> /dev/null
+}
+
+test_template() {
+	echo "--template: upstream's d3-flame-graph template, filled as flamegraph.py does"
+	local d="${workdir}/tmpl"
+
+	mkdir "$d"
+	printf '%s\n' '<html><body><script>' 'const stacks = [/** @flamegraph_json **/];' \
+		'const options = [/** @options_json **/];' '</script></body></html>' \
+		> "$d/base.html"
+	perf flamegraph -i "${data}" --asm --template "$d/base.html" \
+		-o "$d/out.html" 2> /dev/null
+	perf flamegraph -i "${data}" --asm -o "$d/out.json" 2> /dev/null
+	# The tree equals the json format's; the context is this input's
+	# header (upstream's script shows ./perf.data's).
+	python3 - "$d/out.html" "$d/out.json" "$(perf report --header-only -i "${data}" |
+		sed -n 's/^# hostname : //p')" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+stacks = json.loads(re.search(r"const stacks = \[(.*)\];\nconst options", page, re.S).group(1))
+options = json.loads(re.search(r"const options = \[(.*)\];", page).group(1))
+assert stacks == json.load(open(sys.argv[2])), "tree differs from --format json"
+assert options["colorscheme"] == "blue-green"
+assert "# hostname : " + sys.argv[3] + "\n" in options["context"], options["context"]
+assert "<" not in page[page.index("const stacks"):page.index("</script>")]
+PY
+	refute perf flamegraph -i "${data}" --template "$d/nonexistent" \
+		-o "$d/x.html" 2> "$d/err"
+	grep -q -- "--template $d/nonexistent: No such file or directory" "$d/err"
+	echo nothing > "$d/plain.html"
+	refute perf flamegraph -i "${data}" --template "$d/plain.html" -o "$d/x.html" 2> "$d/err"
+	grep -q "no /\*\* @flamegraph_json \*\*/ in it" "$d/err"
+	test ! -e "$d/x.html"
+}
+
+test_progress() {
+	echo "Progress on a terminal, none in a pipe"
+	local d="${workdir}/progress"
+
+	mkdir "$d"
+	perf flamegraph -i "${data}" --asm -o "$d/pipe.html" 2> "$d/pipe.err"
+	refute grep -q "$(printf '\r')" "$d/pipe.err"
+	if ! command -v script > /dev/null; then
+		skip_part "no script(1) for a terminal"
+		return 0
+	fi
+	script -qec "perf flamegraph -i ${data} --asm -o $d/tty.html" /dev/null > "$d/tty.out"
+	# perf's ui_progress shows steps of 1/16: the last is not always 100%.
+	grep -q "Processing events\.\.\. *[0-9]*%" "$d/tty.out"
+	grep -q "Decoding instructions\.\.\. *[0-9]*%" "$d/tty.out"
+	grep -q "perf flamegraph: .* samples of 'cpu-clock'" "$d/tty.out"
+}
+
+test_filters() {
+	echo "Filters: --comms, -S, --tid, --time; filtered samples in the summary"
+	local tid half sum=0 want
+
+	perf flamegraph -i "${data}" -o "${workdir}/all.json" 2> /dev/null
+	perf flamegraph -i "${data}" -S test_loop -o "${workdir}/sym.json" \
+		2> "${workdir}/sym.err"
+	# Samples whose sampled function is test_loop end at a test_loop frame.
+	python3 - "${workdir}/all.json" "${workdir}/sym.json" "${workdir}/sym.err" <<'PY'
+import json, re, sys
+def walk(n):
+    yield n
+    for c in n["c"]:
+        yield from walk(c)
+def total(n):
+    return n["v"] + sum(total(c) for c in n["c"])
+full = json.load(open(sys.argv[1]))
+sym = json.load(open(sys.argv[2]))
+want = sum(n["v"] for n in walk(full) if n["n"] == "test_loop")
+got = total(sym)
+names = {n["n"] for n in walk(sym) if n["k"] == "func" and not n["c"]}
+m = re.search(r"(\d+) samples of 'cpu-clock' \((\d+) filtered", open(sys.argv[3]).read())
+assert want > 0 and got == want, (got, want)
+assert names == {"test_loop"}, names
+assert m and int(m.group(1)) == got and int(m.group(2)) == total(full) - got, m
+print(f"-S test_loop: {got} samples, {total(full) - got} filtered, as in the full graph")
+PY
+	# --tid: the second thread's samples, as perf script counts them.
+	tid=$(perf script -i "${data}" -F tid 2> /dev/null | sort -nu | tail -1)
+	tid=$((tid))
+	perf flamegraph -i "${data}" --tid "${tid}" -o "${workdir}/tid.json" 2> /dev/null
+	want=$(perf script -i "${data}" -F tid 2> /dev/null | awk -v t="${tid}" '$1 == t' | wc -l)
+	test "$(total "${workdir}/tid.json")" -eq "${want}"
+	test "${want}" -lt "$(total "${workdir}/all.json")"
+	# --time: the halves add up, each as perf script counts it.
+	for half in 50%/1 50%/2; do
+		perf flamegraph -i "${data}" --time "${half}" -o "${workdir}/half.json" \
+			2> /dev/null
+		want=$(perf script -i "${data}" --time "${half}" -G -F comm 2> /dev/null | wc -l)
+		test "$(total "${workdir}/half.json")" -eq "${want}"
+		sum=$((sum + want))
+	done
+	test "${sum}" -eq "$(total "${workdir}/all.json")"
+	refute perf flamegraph -i "${data}" --comms nothere -o "${workdir}/none.json" \
+		2> "${workdir}/none.err"
+	grep -q "no samples of 'cpu-clock' to show" "${workdir}/none.err"
+	test ! -e "${workdir}/none.json"
+}
+
+test_help() {
+	echo "Help: perf flamegraph -h, perf help flamegraph, perf's command list"
+	perf flamegraph -h 2>&1 | grep -q -- "--asm"
+	perf 2>&1 | grep -q "^   flamegraph "
+	if ! command -v man > /dev/null; then
+		skip_part "no man(1) for perf help flamegraph"
+		return 0
+	fi
+	MANPAGER="cat" perf help flamegraph 2>&1 | grep -q -- "--disassembler-style"
+}
+
+test_record_command() {
+	echo "perf flamegraph -- command: records with build-ids, then renders"
+	local d="${workdir}/reccmd" bid pid
+
+	mkdir "$d"
+	build_workload "$d/prog" --own-build-id
+	bid=$(readelf -n "$d/prog" | sed -n 's/.*Build ID: *//p')
+	perf flamegraph --asm -e cpu-clock -i "$d/rec.data" -o "$d/rec.folded" \
+		-- "$d/prog" 30 > /dev/null 2> "$d/rec.err"
+	grep -q "samples of 'cpu-clock'.*wrote $d/rec.folded (folded)" "$d/rec.err"
+	# A file with the build-id table, the binary in the build-id cache.
+	perf buildid-list -i "$d/rec.data" | grep -q "^${bid} $d/prog$"
+	test -s "${PERF_BUILDID_DIR}/.build-id/${bid:0:2}/${bid:2}/elf"
+	grep -q "^prog;.*;work;spin (prog+0x[0-9a-f]*);[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" \
+		"$d/rec.folded"
+	# Rebuilt: the same graph, from the cache.
+	cc -O2 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
+	perf flamegraph --asm -i "$d/rec.data" -o "$d/again.folded" 2> /dev/null
+	cmp "$d/rec.folded" "$d/again.folded"
+	# ^C (SIGINT to the whole process group, as a terminal sends it)
+	# stops the command; what perf record wrote is rendered.
+	if command -v setsid > /dev/null; then
+		setsid perf flamegraph -e cpu-clock -i "$d/int.data" -o "$d/int.folded" \
+			-- perf test -w noploop 60 > /dev/null 2> "$d/int.err" &
+		pid=$!
+		sleep 2
+		kill -INT -- "-${pid}"
+		wait "${pid}"
+		grep -q "samples of 'cpu-clock'.*wrote $d/int.folded" "$d/int.err"
+		grep -q "^perf;.*noploop" "$d/int.folded"
+	else
+		skip_part "no setsid(1) to send ^C"
+	fi
+	# A command that can't run: an error, no flame graph.
+	refute perf flamegraph -i "$d/none.data" -o "$d/none.folded" \
+		-- "$d/nonexistent" > /dev/null 2> "$d/none.err"
+	grep -q "^$d/nonexistent: no such command to record" "$d/none.err"
+	test "$(wc -l < "$d/none.err")" -eq 1
+	test ! -e "$d/none.folded"
+	test ! -e "$d/none.data"
+	# A mistyped option ends the options: its argument is no command, and
+	# the input it names is left as it was.
+	cp "$d/rec.data" "$d/keep.data"
+	refute perf flamegraph -i "$d/keep.data" -f folded -o "$d/keep.folded" \
+		> /dev/null 2> "$d/keep.err"
+	grep -q "^folded: no such command to record (options go before the command)$" \
+		"$d/keep.err"
+	cmp "$d/rec.data" "$d/keep.data"
+	# perf record fails: the input stays, no file is left beside it.
+	refute perf flamegraph -e no-such-event -i "$d/keep.data" -o "$d/keep.folded" \
+		-- "$d/prog" 1 > /dev/null 2> "$d/keep.err"
+	grep -q "perf record of '$d/prog' failed, no flame graph written" "$d/keep.err"
+	cmp "$d/rec.data" "$d/keep.data"
+	test "$(find "$d" -name 'keep.data.*' | wc -l)" -eq 0
+	# It succeeds: the input it replaces is kept as .old, as perf record does.
+	perf flamegraph -e cpu-clock -i "$d/keep.data" -o "$d/keep.folded" \
+		-- "$d/prog" 30 > /dev/null 2> "$d/keep.err"
+	cmp "$d/rec.data" "$d/keep.data.old"
+	perf report --stats -i "$d/keep.data" 2> /dev/null | grep -q "SAMPLE events"
+	grep -q "^prog;.*spin" "$d/keep.folded"
+}
+
+test_bad_input() {
+	echo "Bad input: one line, non-zero exit, nothing overwritten"
+	local keep="${workdir}/keep.html" err="${workdir}/bad.err" od f opt
+
+	echo keep > "${keep}"
+	refute perf flamegraph -i "${workdir}/nonexistent.data" -o "${keep}" 2> /dev/null
+	grep -q keep "${keep}"
+	refute perf flamegraph -i "${data}" --format svg -o "${keep}" 2> "${err}"
+	grep -q "unknown --format 'svg'" "${err}"
+	refute perf flamegraph -i "${data}" -o "${data}" 2> /dev/null
+	mkdir "${workdir}/dir.html"
+	refute perf flamegraph -i "${data}" -o "${workdir}/dir.html" 2> "${err}"
+	grep -q "is a directory" "${err}"
+	# Not a regular file: written in place, never replaced by a rename.
+	mkfifo "${workdir}/fifo"
+	cat "${workdir}/fifo" > "${workdir}/fifo.out" &
+	perf flamegraph -i "${data}" --format folded -o "${workdir}/fifo" 2> /dev/null
+	wait
+	test -p "${workdir}/fifo"
+	grep -q "^perf;" "${workdir}/fifo.out"
+	# --objdump: not there, not in $PATH, empty, a directory; a path with
+	# a space is a path like any other (perf runs objdump without /bin/sh).
+	for od in /nonexistent/objdump no-such-objdump "" "${workdir}" "/usr/bin/obj dump"; do
+		refute perf flamegraph -i "${data}" --asm --objdump "${od}" -o "${keep}" \
+			2> "${err}"
+		test "$(wc -l < "${err}")" -eq 1
+		grep -qF -- "--objdump '${od}': " "${err}"
+		grep -q keep "${keep}"
+	done
+	grep -q "^--objdump '/usr/bin/obj dump': No such file or directory$" "${err}"
+	# An empty $PATH entry is the current directory, as for the shell;
+	# -q: not a word on stderr.
+	(cd "$(dirname "$(command -v objdump)")" &&
+	 PATH=":/nonexistent" "$(command -v perf)" flamegraph -q -i "${data}" --asm \
+		--objdump objdump -o "${workdir}/cwd.folded" 2> "${workdir}/q.err")
+	grep -q "^perf;.*;[a-z].* \[0x[0-9a-f]*\] [0-9]*$" "${workdir}/cwd.folded"
+	test ! -s "${workdir}/q.err"
+	# Empty, truncated, and cut short (data size never written, as when
+	# perf record is killed): an error, and the old output stays.
+	: > "${workdir}/empty.data"
+	head -c 5000 "${data}" > "${workdir}/trunc.data"
+	cp "${data}" "${workdir}/killed.data"
+	dd if=/dev/zero of="${workdir}/killed.data" bs=1 seek=48 count=8 \
+		conv=notrunc 2> /dev/null
+	for f in empty trunc killed; do
+		refute perf flamegraph -i "${workdir}/${f}.data" -o "${keep}" 2> "${err}"
+		grep -q keep "${keep}"
+		test -s "${err}"
+	done
+	grep -q "data size field is 0" "${err}"
+	for opt in "-e nosuch" "--time bogus"; do
+		# shellcheck disable=SC2086
+		refute perf flamegraph -i "${data}" $opt -o "${keep}" 2> /dev/null
+	done
+	grep -q keep "${keep}"
+}
+
+run_parts test_outputs test_template test_progress test_filters test_help \
+	test_record_command test_bad_input

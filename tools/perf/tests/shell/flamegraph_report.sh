@@ -1,0 +1,209 @@
+#!/bin/bash
+# perf report --flamegraph and flamegraph.py --asm
+# SPDX-License-Identifier: GPL-2.0
+#
+# The flame graph of perf flamegraph from elsewhere in perf: perf report
+# --flamegraph (what the report shows, with its options) and upstream's
+# flamegraph.py --asm; neither asks a debuginfod server or starts a thread.
+
+set -e
+
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_report.XXXXX)
+
+# shellcheck source=lib/flamegraph.sh
+. "${shelldir}"/lib/flamegraph.sh
+
+require cc python3 nm
+
+prog="${workdir}/fgwork"
+build_workload "${prog}"
+
+test_report() {
+	echo "perf report --flamegraph: what the report shows, same tree as perf flamegraph"
+	local d="${workdir}/report" n
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 60 2> /dev/null
+	# No filter: sample for sample the same stacks and leaves.
+	perf flamegraph -i "$d/r.data" --asm -o "$d/fg.folded" 2> /dev/null
+	perf report -i "$d/r.data" --flamegraph="$d/rep.folded" --asm 2> "$d/rep.err"
+	grep -q "^perf report: [0-9]* samples of 'cpu-clock', .* wrote $d/rep.folded$" \
+		"$d/rep.err"
+	sort "$d/fg.folded" > "$d/a"
+	sort "$d/rep.folded" > "$d/b"
+	cmp "$d/a" "$d/b"
+	perf report -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	fg_check --data "$d/r.data" --json "$d/rep.json" --dso fgwork --annotate \
+		--same-name spin
+	# perf report --sort symoff counts the same samples per instruction.
+	perf report -i "$d/r.data" --stdio --no-children --sort symoff -g none -n \
+		--dsos fgwork 2> /dev/null | grep -v '^#' > "$d/symoff"
+	python3 - "$d/rep.json" "$d/symoff" <<'PY'
+import collections, json, re, sys
+def walk(n, parent=None):
+    if n["k"] == "insn" and n.get("d") == "fgwork" and parent["k"] == "func":
+        yield parent, n
+    for c in n["c"]:
+        yield from walk(c, n)
+leaves = collections.Counter()
+for f, i in walk(json.load(open(sys.argv[1]))):
+    name = re.sub(r" \(fgwork\+0x[0-9a-f]+\)$", "", f["n"])
+    leaves[(f["a"], name, int(i["a"], 16) - int(f["a"], 16))] += i["v"]
+ours = collections.Counter()
+for (_, name, off), v in leaves.items():
+    ours[f"{name}+{off:#x} {v}"] += 1
+report = collections.Counter()
+for line in open(sys.argv[2]):
+    m = re.match(r"\s*[0-9.]+%\s+(\d+)\s+\[\.\] (\S+)\s*$", line)
+    if m:
+        report[f"{m.group(2)} {m.group(1)}"] += 1
+assert report and ours == report, (sorted(ours.items()), sorted(report.items()))
+print(f"{sum(report.values())} instructions: the same samples as perf report --sort symoff")
+PY
+	# Filters of perf report apply: --symbols, --comm.
+	perf flamegraph -i "$d/r.data" --asm -S mix -o "$d/fg.mix.folded" 2> /dev/null
+	perf report -i "$d/r.data" --flamegraph="$d/rep.mix.folded" --asm -S mix 2> /dev/null
+	sort "$d/fg.mix.folded" > "$d/c"
+	sort "$d/rep.mix.folded" > "$d/e"
+	diff "$d/c" "$d/e"
+	grep -q ";mix;" "$d/rep.mix.folded"
+	# Every stack ends in mix and an instruction of it.
+	refute grep -v ";mix;[^;]*$" "$d/rep.mix.folded"
+	# --percent-limit: the sampled functions are those perf report lists.
+	perf report -i "$d/r.data" --stdio --no-children --sort sym \
+		--percent-limit 20 -g none 2> /dev/null |
+		sed -n 's/^ *[0-9.]*% *\[[.k]\] //p' | sed 's/ *$//' | sort -u > "$d/listed"
+	test -s "$d/listed"
+	perf report -i "$d/r.data" --flamegraph="$d/rep.pl.folded" --percent-limit 20 \
+		--sort sym 2> /dev/null
+	awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); print f[n] }' \
+		"$d/rep.pl.folded" | sed 's/ (fgwork+0x[0-9a-f]*)$//' | sort -u > "$d/shown"
+	diff "$d/listed" "$d/shown"
+	# -g callee: rooted at the sampled functions, as many samples each
+	# as perf report gives them.
+	perf report -i "$d/r.data" --flamegraph="$d/callee.folded" -g callee 2> /dev/null
+	n=$(awk -F';' '$2 == "mix" { s += $NF } END { print s }' \
+		<(sed 's/ \([0-9]*\)$/;\1/' "$d/callee.folded"))
+	test "$n" -eq "$(awk '/;mix;/ { s += $NF } END { print s }' "$d/fg.mix.folded")"
+	# --max-stack 2: at most comm and two frames.
+	perf report -i "$d/r.data" --flamegraph="$d/ms.folded" --max-stack 2 2> /dev/null
+	test "$(awk -F';' '{ print NF }' "$d/ms.folded" | sort -n | tail -1)" -le 3
+	# Bad combinations: one line, non-zero, nothing written.
+	refute perf report -i "$d/r.data" --asm 2> "$d/err"
+	grep -q "^--asm: only with --flamegraph$" "$d/err"
+	refute perf report -i "$d/r.data" --flamegraph="$d/x.folded" --asm -g callee 2> "$d/err"
+	grep -q "instruction leaves need a caller-based graph" "$d/err"
+	refute perf report -i "$d/r.data" --flamegraph="$d/x.folded" --comm nosuch \
+		> /dev/null 2> "$d/err"
+	test ! -e "$d/x.folded"
+}
+
+test_flamegraph_py() {
+	echo "perf script report flamegraph --asm: the same tree as perf flamegraph --asm"
+	local d="${workdir}/fgpy" perfdir
+
+	# Where perf script finds its scripts: this tree's, if perf is not
+	# installed with them.
+	perfdir=$(cd "${shelldir}/../.." && pwd)
+	[ -x "${perfdir}/scripts/python/bin/flamegraph-report" ] &&
+		export PERF_EXEC_PATH="${perfdir}"
+	if ! perf version --build-options | grep -q 'libpython: .*on'; then
+		skip_part "perf without python"
+		return 0
+	fi
+	mkdir "$d"
+	build_workload "$d/prog" --own-build-id
+	# -o: without it perf record writes to a stdout that is a pipe.
+	(cd "$d" && perf record -q -e cpu-clock -g -o perf.data ./prog 30 2> /dev/null)
+	# Rebuilt since: both must take the recorded one from the cache.
+	cc -O2 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
+	(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
+		> /dev/null 2> py.err)
+	perf flamegraph -i "$d/perf.data" --asm --format json -o "$d/fg.json" 2> /dev/null
+	cmp "$d/py.json" "$d/fg.json"
+	grep -q '"k":"insn"' "$d/py.json"
+	fg_check --data "$d/perf.data" --json "$d/py.json" --dso prog --annotate \
+		--same-name spin
+	# Another input than the one perf flamegraph would read: one line.
+	cp "$d/perf.data" "$d/other.data"
+	: > "$d/empty"
+	refute sh -c "cd '$d' && exec perf script -i other.data \
+		-s '${perfdir}/scripts/python/flamegraph.py' -- --asm -f json -o x.json \
+		-i empty > /dev/null 2> x.err"
+	grep -q "^--asm: perf flamegraph failed: \|give the input with -i" "$d/x.err"
+	refute grep Traceback "$d/x.err"
+	test ! -e "$d/x.json"
+}
+
+test_debuginfod() {
+	echo "No debuginfod server is asked, as by perf record"
+	local d="${workdir}/debuginfod" port="" server
+
+	mkdir "$d"
+	# Symbols and no DWARF: libdw would ask a server for its debug info.
+	cc -O0 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/nog" "${shelldir}"/lib/flamegraph/*.c
+	perf record -N -q -e cpu-clock -c 100000 -g -o "$d/nog.data" \
+		"$d/nog" 20 2> /dev/null
+	# A server that counts the connections it gets and answers none.
+	python3 - "$d/port" "$d/asked" <<'PY' &
+import os, socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+s.settimeout(60)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+asked = 0
+try:
+    while True:
+        c, _ = s.accept()
+        asked += 1
+        open(sys.argv[2], "w").write(str(asked))
+        c.close()
+except socket.timeout:
+    pass
+PY
+	server=$!
+	for _ in $(seq 50); do
+		test -s "$d/port" && break
+		sleep 0.1
+	done
+	port=$(cat "$d/port")
+	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf flamegraph \
+		-i "$d/nog.data" --asm -o "$d/nog.html" 2> /dev/null
+	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf report \
+		-i "$d/nog.data" --flamegraph="$d/report.html" --asm > /dev/null 2>&1
+	kill "${server}" 2> /dev/null || true
+	wait "${server}" 2> /dev/null || true
+	grep -q '"strings"' "$d/nog.html"
+	grep -q '"strings"' "$d/report.html"
+	if [ -s "$d/asked" ]; then
+		echo "asked debuginfod $(cat "$d/asked") times"
+		return 1
+	fi
+}
+
+test_no_threads() {
+	echo "No thread: perf flamegraph and perf report --flamegraph start none"
+	local d="${workdir}/threads"
+
+	if ! command -v strace > /dev/null; then
+		skip_part "no strace(1)"
+		return 0
+	fi
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/t.data" "${prog}" 30 2> /dev/null
+	strace -f -o "$d/fg.trace" -e trace=clone,clone3 \
+		perf flamegraph --asm -i "$d/t.data" -o "$d/t.html" 2> /dev/null
+	strace -f -o "$d/rep.trace" -e trace=clone,clone3 \
+		perf report --flamegraph="$d/r.html" --asm -i "$d/t.data" > /dev/null 2>&1
+	grep -q '"strings"' "$d/t.html"
+	grep -q '"strings"' "$d/r.html"
+	# The processes perf starts (addr2line) are no threads.
+	grep -q "exited with 0" "$d/fg.trace"
+	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
+}
+
+run_parts test_report test_flamegraph_py test_debuginfod test_no_threads

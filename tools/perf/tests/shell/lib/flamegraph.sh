@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the perf flamegraph shell tests (flamegraph_*.sh) share: the work
+# directory and its cleanup, a build-id cache of their own, the workload,
+# and the loop that runs a test's parts.  The test sets shelldir (its
+# directory) and workdir (from mktemp -d) before it sources this file.
+#
+# shellcheck disable=SC2154
+
+cleanup() {
+	rm -rf "${workdir}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+# skip REASON: the whole test can't run here.
+skip() {
+	echo "Skip: $1"
+	cleanup
+	exit 2
+}
+
+# require COMMAND...: the commands the test can't do without.
+require() {
+	local c
+
+	for c; do
+		command -v "$c" > /dev/null || skip "no $c"
+	done
+}
+
+# perf_config DIR: a perf config file whose build-id cache is DIR. perf
+# takes the cache's place from its config (buildid.dir), not from
+# $PERF_BUILDID_DIR, which it only sets for the scripts it runs.
+perf_config() {
+	printf '[buildid]\n\tdir = %s\n' "$1" > "$1.perfconfig"
+	echo "$1.perfconfig"
+}
+
+# Keep the build-id cache of the test apart from the user's, and the
+# user's ~/.perfconfig out of the test.
+PERF_CONFIG=$(perf_config "${workdir}/buildid")
+export PERF_CONFIG
+export PERF_BUILDID_DIR="${workdir}/buildid"
+
+# fg_check ARGS: lib/flamegraph_check.py, which compares a flame graph
+# with what perf annotate, perf script, nm and objdump say.
+fg_check() {
+	python3 "${shelldir}/lib/flamegraph_check.py" --perf perf "$@"
+}
+
+# build_workload OUT [--own-build-id]: the workload, with frame pointers
+# in leaf functions too (at -O1 and above gcc 12 drops them there even with
+# -mno-omit-leaf-frame-pointer). --own-build-id gives it a random build-id,
+# so no copy in a build-id cache can stand in for it.
+build_workload() {
+	local bid=
+
+	[ "$2" = --own-build-id ] &&
+		bid="-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')"
+	# shellcheck disable=SC2086
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $bid \
+		-o "$1" "${shelldir}"/lib/flamegraph/*.c
+}
+
+# objdump_logger DIR: an objdump in DIR that appends its arguments to
+# DIR/log, one line per run, and runs the real objdump.  For --objdump
+# DIR/objdump, or ahead of it in $PATH: how perf flamegraph ran it.
+objdump_logger() {
+	local real
+
+	real=$(command -v objdump)
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho "$*" >> "%s/log"\nexec "%s" "$@"\n' "$1" "${real}" \
+		> "$1/objdump"
+	chmod +x "$1/objdump"
+	: > "$1/log"
+}
+
+# objdump_runs LOG DATA DSO: the lines of LOG (see objdump_logger) that
+# ran on the binary of DSO (its base name) in the recording DATA: at its
+# path, or its copy in the build-id cache.
+objdump_runs() {
+	local path bid
+
+	read -r bid path < <(perf buildid-list -i "$2" 2> /dev/null |
+			     awk -v d="/$3" 'substr($2, length($2) - length(d) + 1) == d')
+	test -n "${bid}" || return 1
+	awk -v p=" ${path}" -v b="/${bid:0:2}/${bid:2}/" \
+		'substr($0, length($0) - length(p) + 1) == p || index($0, b)' "$1"
+}
+
+# refute COMMAND...: fail if COMMAND succeeds, which "! COMMAND" does not
+# do under set -e.
+refute() {
+	if "$@"; then
+		echo "unexpected success: $*"
+		return 1
+	fi
+}
+
+# skip_part REASON: the part that runs, or a check of it, can't run here;
+# the test then ends with exit 2 (perf test says "Skip") if no part failed.
+skip_part() {
+	echo "${fg_part}: skipped: $1" | tee -a "${workdir}/skipped"
+}
+
+# run_parts PART...: run each part, a function, in a subshell with set -e;
+# a part that fails is named with the command that failed.  Exit 1 if one
+# failed, else 2 if one skipped something, else 0.
+run_parts() {
+	local t rc err=0 failed
+
+	# shellcheck disable=SC2016
+	failed='[[ $- == *e* ]] && echo "${FUNCNAME[0]}: line ${LINENO}: ${BASH_COMMAND}"'
+	for t; do
+		# Not in an if: set -e must stay in force inside the subshell.
+		set +e
+		# shellcheck disable=SC2064
+		( set -eE; fg_part=$t; trap "${failed}" ERR; $t )
+		rc=$?
+		set -e
+		if [ $rc -ne 0 ]; then
+			echo "$t FAILED"
+			err=1
+		fi
+	done
+	if [ $err -eq 0 ] && [ -s "${workdir}/skipped" ]; then
+		echo "Skipped here:"
+		cat "${workdir}/skipped"
+		err=2
+	fi
+	cleanup
+	exit $err
+}
