@@ -74,11 +74,15 @@ struct perf_flamegraph {
 	int			max_stack;
 	/* Frame-pointer callchains: a sample's key tells its stack. */
 	bool			stacks_by_key;
+	/* ... and its callers, the sampled function's place. */
+	bool			callers_by_key;
 	struct flamegraph_frame	*frames;
 	u64			alloc_frames;
 	u64			nr_filtered;
 	u64			nr_unresolved;
 	u64			nr_other_event;
+	u64			nr_resolved;	/* not from a remembered stack */
+	u64			nr_by_callers;	/* of which only the IP resolved */
 };
 
 /* The event to show: -e's, else the first; NULL if -e's isn't there. */
@@ -110,6 +114,60 @@ static bool perf_flamegraph__stacks_by_key(struct evsel *evsel)
 	       callchain_param.record_mode != CALLCHAIN_LBR;
 }
 
+/*
+ * Where the callers of a sampled function go depends on the callchain
+ * after its IP alone: perf resolves each entry on its own
+ * (add_callchain_ip()), in the cpumode of the PERF_CONTEXT_* marker
+ * before it.  Not for precise events (their callchain may be fixed up to
+ * agree with the IP: util/callchain-precise.c), --inline (more frames
+ * for the IP), guest code, callchains in caller order or with a
+ * skipped entry (HAVE_SKIP_CALLCHAIN_IDX).
+ */
+static bool perf_flamegraph__callers_by_key(struct evsel *evsel)
+{
+#ifdef HAVE_SKIP_CALLCHAIN_IDX
+	return false;
+#else
+	return perf_flamegraph__stacks_by_key(evsel) && !evsel->core.attr.precise_ip &&
+	       !symbol_conf.inline_name && !symbol_conf.guest_code &&
+	       callchain_param.order == ORDER_CALLEE;
+#endif
+}
+
+/*
+ * The key of @sample's callers: its callchain is its own context marker,
+ * its IP, then its callers' return addresses, no more than --max-stack.
+ * Return: false for other callchains.
+ */
+static bool perf_flamegraph__callers_key(struct perf_flamegraph *pfg,
+					 struct flamegraph_stack_key *key,
+					 const struct flamegraph_stack_key *sample_key)
+{
+	u64 marker = sample_key->cpumode == PERF_RECORD_MISC_USER ? PERF_CONTEXT_USER :
+		     sample_key->cpumode == PERF_RECORD_MISC_KERNEL ? PERF_CONTEXT_KERNEL : 0;
+
+	if (!pfg->callers_by_key || !marker || sample_key->nr < 2 ||
+	    sample_key->nr > (u64)pfg->max_stack || sample_key->ips[0] != marker ||
+	    sample_key->ips[1] != sample_key->ip)
+		return false;
+	*key = *sample_key;
+	key->callers = true;
+	key->ip = 0;
+	key->nr -= 2;
+	key->ips += 2;
+	return true;
+}
+
+/* Callchain entries that are addresses, not PERF_CONTEXT_* markers. */
+static u64 nr_addresses(const struct flamegraph_stack_key *key)
+{
+	u64 i, nr = 0;
+
+	for (i = 0; i < key->nr; i++)
+		nr += key->ips[i] < PERF_CONTEXT_MAX;
+	return nr;
+}
+
 /* Whether @sample is one to show: its event, and the --cpu and --time filters. */
 static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
 				    struct evsel *evsel, struct perf_sample *sample)
@@ -132,11 +190,17 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
  * The leaf of a resolved sample: its callchain, outermost caller first,
  * as perf resolves it (for precise events, in agreement with the sample
  * IP: util/callchain-precise.c), else the sampled function alone; with
- * --asm, the instruction at the sample IP below it.
+ * --asm, the instruction at the sample IP below it.  Callers seen before
+ * (@callers, the node they went to) are not resolved again.  Else, with
+ * @callers_of set, and one frame per callchain entry of @key, the last
+ * the sampled function's, *@callers_of is set to the node of its callers.
  */
 static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 						    struct evsel *evsel,
 						    struct perf_sample *sample,
+						    const struct flamegraph_stack_key *key,
+						    struct flamegraph_node *callers,
+						    struct flamegraph_node **callers_of,
 						    struct addr_location *al,
 						    struct machine *machine)
 {
@@ -146,8 +210,13 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 		.ip	= sample->ip,
 		.kernel	= flamegraph_frame__is_kernel(machine, al->map, sample->ip),
 	};
+	const struct flamegraph_frame *insn = pfg->asm_leaves ? &ip : NULL;
 	struct callchain_cursor_node *node;
+	struct flamegraph_node *leaf;
 	u64 nr = 0;
+
+	if (callers)
+		return flamegraph__walk(&pfg->fg, callers, &ip, 1, insn);
 
 	if (symbol_conf.use_callchain && sample->callchain && cursor &&
 	    thread__resolve_callchain(al->thread, cursor, evsel, sample, NULL, NULL,
@@ -172,9 +241,11 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 			callchain_cursor_advance(cursor);
 		}
 	}
-	return flamegraph__leaf(&pfg->fg, thread__comm_str(al->thread),
-				nr ? pfg->frames : &ip, nr ?: 1,
-				pfg->asm_leaves ? &ip : NULL);
+	leaf = flamegraph__leaf(&pfg->fg, thread__comm_str(al->thread),
+				nr ? pfg->frames : &ip, nr ?: 1, insn);
+	if (leaf && callers_of && nr == nr_addresses(key))
+		*callers_of = insn ? leaf->parent->parent : leaf->parent;
+	return leaf;
 }
 
 static int process_sample_event(const struct perf_tool *tool,
@@ -192,9 +263,11 @@ static int process_sample_event(const struct perf_tool *tool,
 		.ip	 = sample->ip,
 		.nr	 = sample->callchain ? sample->callchain->nr : 0,
 		.ips	 = sample->callchain ? sample->callchain->ips : NULL,
-	};
-	struct flamegraph_node *leaf = NULL;
+	}, callers_key;
+	struct flamegraph_node *leaf = NULL, *callers_node = NULL;
+	struct flamegraph_stack *stack = NULL;
 	struct addr_location al;
+	bool by_callers;
 	int ret = 0;
 
 	if (!pfg->evsel) {
@@ -204,12 +277,26 @@ static int process_sample_event(const struct perf_tool *tool,
 			return -EINVAL;
 		}
 		pfg->stacks_by_key = perf_flamegraph__stacks_by_key(pfg->evsel);
+		pfg->callers_by_key = perf_flamegraph__callers_by_key(pfg->evsel);
 	}
 	if (!perf_flamegraph__wanted(pfg, evsel, sample))
 		return 0;
-	if (pfg->stacks_by_key && flamegraph__find_stack(&pfg->fg, &key, &leaf))
-		goto out_account;
 
+	/* A stack seen before goes where it went; callers seen before, likewise. */
+	by_callers = perf_flamegraph__callers_key(pfg, &callers_key, &key);
+	if (by_callers) {
+		stack = flamegraph__find_stack(&pfg->fg, &callers_key);
+		callers_node = stack ? flamegraph_stack__node(stack) : NULL;
+	} else if (pfg->stacks_by_key) {
+		stack = flamegraph__find_stack(&pfg->fg, &key);
+		if (stack) {
+			leaf = flamegraph_stack__node(stack);
+			goto out_account;
+		}
+	}
+
+	pfg->nr_resolved++;
+	pfg->nr_by_callers += !!callers_node;
 	addr_location__init(&al);
 	if (machine__resolve(machine, &al, sample) < 0) {
 		pr_debug("problem processing %d event, skipping it.\n", event->header.type);
@@ -217,15 +304,21 @@ static int process_sample_event(const struct perf_tool *tool,
 		goto out;
 	}
 	if (!al.filtered) {
-		leaf = perf_flamegraph__add(pfg, evsel, sample, &al, machine);
+		leaf = perf_flamegraph__add(pfg, evsel, sample, &key, callers_node,
+					    by_callers ? &callers_node : NULL, &al, machine);
 		if (!leaf) {
 			ret = -ENOMEM;
 			goto out;
 		}
 	}
 	/* Failing to remember costs only the next sample a resolution. */
-	if (pfg->stacks_by_key)
+	if (by_callers) {
+		if (!stack && callers_node)
+			stack = flamegraph__add_stack(&pfg->fg, &callers_key, callers_node);
+
+	} else if (pfg->stacks_by_key) {
 		flamegraph__add_stack(&pfg->fg, &key, leaf);
+	}
 	addr_location__exit(&al);
 out_account:
 	if (leaf)
@@ -554,6 +647,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	pr_debug("perf flamegraph: phases (ms): events %.1f, disassembly %.1f, finish %.1f, write %.1f\n",
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
 		 (t[4] - t[3]) / 1e6);
+	pr_debug("perf flamegraph: %" PRIu64 " samples resolved (%" PRIu64 " of them under callers seen before), the others counted where a sample of the same stack went\n",
+		 pfg->nr_resolved, pfg->nr_by_callers);
 	perf_flamegraph__summary(pfg);
 	return 0;
 }

@@ -396,6 +396,7 @@ static int test__flamegraph_insns(struct test_suite *test __maybe_unused,
 	}
 	if (!fg_check(at4, "instruction at cmd_record+4", "not found"))
 		goto out;
+	flamegraph__count_insns(&t.fg);
 	if (!fg_check(at4->samples == 5, "its samples", "%" PRIu64, at4->samples))
 		goto out;
 	if (!fg_check(at4->ms.sym && !strcmp(at4->ms.sym->name, "cmd_record"), "its symbol", "%s",
@@ -410,10 +411,11 @@ out:
 }
 
 /*
- * The stacks the tree remembers: a key seen gives its leaf back (NULL
+ * The stacks the tree remembers: a key seen gives its node back (NULL
  * for a filtered sample) until its process's maps or comm change; a
  * change in another process forgets nothing of it; a change of the
- * kernel's maps forgets everyone's.
+ * kernel's maps forgets everyone's.  The leaves of IPs under callers
+ * seen before go with their callers.
  */
 static int test__flamegraph_stacks(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
@@ -424,13 +426,20 @@ static int test__flamegraph_stacks(struct test_suite *test __maybe_unused,
 		.pid = FAKE_PID_PERF1, .tid = FAKE_PID_PERF1,
 		.cpumode = PERF_RECORD_MISC_USER, .ip = FAKE_IP_PERF_CMD_RECORD,
 		.nr = ARRAY_SIZE(ips), .ips = ips,
-	}, b = a, other = a, filtered = a;
-	struct flamegraph_node *leaf = NULL, *got;
+	}, b = a, other = a, filtered = a, callers = a;
+	struct flamegraph_stack *sa, *sb, *sc;
+	struct flamegraph_node *leaf = NULL, *func;
+	struct addr_location al;
+	struct thread *thread;
 	struct fg_test t;
 	int err = TEST_FAIL;
 
 	if (fg_test__init(&t))
 		return TEST_FAIL;
+	/* cmd_record, sampled at +4 under main and run_command below. */
+	addr_location__init(&al);
+	thread = machine__findnew_thread(t.machine, FAKE_PID_PERF1, FAKE_PID_PERF1);
+	thread__find_symbol(thread, PERF_RECORD_MISC_USER, FAKE_IP_PERF_CMD_RECORD + 4, &al);
 	a.machine = t.machine;
 	b.machine = t.machine;
 	other.machine = t.machine;
@@ -439,40 +448,61 @@ static int test__flamegraph_stacks(struct test_suite *test __maybe_unused,
 	b.tid = FAKE_PID_PERF2;
 	other.ips = other_ips;
 	filtered.tid = FAKE_PID_PERF1 + 1;
+	callers.machine = t.machine;
+	callers.callers = true;
+	callers.ip = 0;
+	callers.ips = ips + 2;
+	callers.nr = 1;
 	if (!fg_check(!add_sample(&t, FAKE_PID_PERF1, record, 3, true, NULL, 1), "leaf",
 		      "out of memory"))
 		goto out;
 	leaf = rb_entry(rb_first(&t.fg.root.children), struct flamegraph_node, rb_node);
-	if (!fg_check(!flamegraph__find_stack(&t.fg, &a, &got), "not seen", "found"))
+	func = leaf->hint->hint->hint;
+	if (!fg_check(func && func->ms.sym == al.sym, "the sampled function's node", "%p", func))
 		goto out;
-	if (!fg_check(!flamegraph__add_stack(&t.fg, &a, leaf) &&
-		      !flamegraph__add_stack(&t.fg, &b, leaf) &&
-		      !flamegraph__add_stack(&t.fg, &filtered, NULL),
+	if (!fg_check(!flamegraph__find_stack(&t.fg, &a), "not seen", "found"))
+		goto out;
+	sa = flamegraph__add_stack(&t.fg, &a, leaf);
+	sb = flamegraph__add_stack(&t.fg, &b, leaf);
+	if (!fg_check(sa && sb && flamegraph__add_stack(&t.fg, &filtered, NULL),
 		      "remember", "out of memory"))
 		goto out;
-	if (!fg_check(flamegraph__find_stack(&t.fg, &a, &got) && got == leaf, "seen", "%p", got))
+	if (!fg_check(flamegraph__find_stack(&t.fg, &a) == sa &&
+		      flamegraph_stack__node(sa) == leaf, "seen", "not found"))
 		goto out;
-	if (!fg_check(!flamegraph__find_stack(&t.fg, &other, &got), "other callchain", "found"))
+	if (!fg_check(!flamegraph__find_stack(&t.fg, &other), "other callchain", "found"))
 		goto out;
-	if (!fg_check(flamegraph__find_stack(&t.fg, &filtered, &got) && !got, "filtered",
-		      "%p", got))
+	sc = flamegraph__find_stack(&t.fg, &filtered);
+	if (!fg_check(sc && !flamegraph_stack__node(sc), "filtered", "%p", sc))
+		goto out;
+	if (!fg_check(!flamegraph__find_stack(&t.fg, &callers), "callers apart from stacks",
+		      "found"))
+		goto out;
+	sc = flamegraph__add_stack(&t.fg, &callers, func->parent);
+	if (!fg_check(sc && flamegraph__find_stack(&t.fg, &callers) == sc &&
+		      flamegraph_stack__node(sc) == func->parent, "callers", "not found"))
 		goto out;
 	flamegraph__forget_stacks(&t.fg, FAKE_PID_PERF2);
-	if (!fg_check(!flamegraph__find_stack(&t.fg, &b, &got), "forgotten", "found"))
+	if (!fg_check(!flamegraph__find_stack(&t.fg, &b), "forgotten", "found"))
 		goto out;
-	if (!fg_check(flamegraph__find_stack(&t.fg, &a, &got), "another process's kept", "lost"))
+	if (!fg_check(flamegraph__find_stack(&t.fg, &a), "another process's kept", "lost"))
 		goto out;
-	if (!fg_check(!flamegraph__add_stack(&t.fg, &b, leaf) &&
-		      flamegraph__find_stack(&t.fg, &b, &got),
-		      "again", "not found"))
+	if (!fg_check(flamegraph__add_stack(&t.fg, &b, leaf) == sb &&
+		      flamegraph__find_stack(&t.fg, &b) == sb, "again", "not found"))
+		goto out;
+	flamegraph__forget_stacks(&t.fg, FAKE_PID_PERF1);
+	if (!fg_check(!flamegraph__find_stack(&t.fg, &callers) &&
+		      flamegraph__find_stack(&t.fg, &b) == sb,
+		      "callers forgotten with their process", "found"))
 		goto out;
 	flamegraph__forget_stacks(&t.fg, -1);
-	if (!fg_check(!flamegraph__find_stack(&t.fg, &a, &got) &&
-		      !flamegraph__find_stack(&t.fg, &b, &got),
+	if (!fg_check(!flamegraph__find_stack(&t.fg, &a) && !flamegraph__find_stack(&t.fg, &b),
 		      "the kernel's maps changed", "found"))
 		goto out;
 	err = TEST_OK;
 out:
+	addr_location__exit(&al);
+	thread__put(thread);
 	fg_test__exit(&t);
 	return err;
 }

@@ -147,6 +147,7 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 	hot = calloc(fg->nr_insns ?: 1, sizeof(*hot));
 	if (!hot)
 		return -ENOMEM;
+	flamegraph__count_insns(fg);
 	for (i = 0; i < fg->nr_insns; i++) {
 		if (fg->insns[i]->text && fg->insns[i]->ms.sym)
 			hot[nr++] = fg->insns[i];

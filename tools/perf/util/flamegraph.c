@@ -35,12 +35,17 @@ static size_t hash_combine(size_t hash, u64 value)
 	return hash * 31 + value;
 }
 
-static size_t ptr_hash(long key, void *ctx __maybe_unused)
+/*
+ * The tables of the tree are util/hashmaps keyed by a hash of what they
+ * hold, the value compared on a match: a probe reads no entry whose hash
+ * differs, and entries with the same hash share its key (hashmap__append()).
+ */
+static size_t hash_identity(long key, void *ctx __maybe_unused)
 {
 	return key;
 }
 
-static bool ptr_equal(long key1, long key2, void *ctx __maybe_unused)
+static bool hash_equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return key1 == key2;
 }
@@ -51,30 +56,35 @@ static long flamegraph_insn__dso_key(const struct flamegraph_insn *insn)
 }
 
 /* An instruction is its DSO, its map-relative IP and, without a DSO, its space. */
-static size_t insn_hash(long key, void *ctx __maybe_unused)
+static size_t flamegraph_insn__hash(const struct flamegraph_insn *insn)
 {
-	const struct flamegraph_insn *insn = (const void *)key;
-
 	size_t hash = hash_combine(flamegraph_insn__dso_key(insn), insn->addr);
 
 	return hash_combine(hash, insn->kernel);
 }
 
-static bool insn_equal(long key1, long key2, void *ctx __maybe_unused)
+/* An instruction leaf is its instruction's DSO and IP under its parent. */
+static size_t flamegraph_leaf__hash(const struct flamegraph_node *parent,
+				    const struct dso *dso, u64 addr)
 {
-	const struct flamegraph_insn *a = (const void *)key1, *b = (const void *)key2;
+	size_t hash = hash_combine((unsigned long)parent, flamegraph__dso_key(dso));
 
-	return a->addr == b->addr && a->kernel == b->kernel &&
-	       flamegraph_insn__dso_key(a) == flamegraph_insn__dso_key(b);
+	return hash_combine(hash, addr);
 }
 
-/* A remembered stack; its key's @ips are its own. */
+/* How often a process's stacks were forgotten. */
+struct flamegraph_process {
+	u64			generation;
+};
+
+/* A remembered stack; its key's @ips are in @ips. */
 struct flamegraph_stack {
 	struct flamegraph_stack_key key;
-	size_t			hash;
-	u64			generation;	/* of its process, when added */
-	u64			all_generation;
-	struct flamegraph_node	*leaf;
+	struct flamegraph_process *process;
+	u64			generation;	/* of @process, when added */
+	u64			all_generation;	/* fg->generation, likewise */
+	struct flamegraph_node	*node;
+	u64			ips[];
 };
 
 static size_t flamegraph_stack_key__hash(const struct flamegraph_stack_key *key)
@@ -83,25 +93,19 @@ static size_t flamegraph_stack_key__hash(const struct flamegraph_stack_key *key)
 	u64 i;
 
 	hash = hash_combine(hash, key->tid);
-	hash = hash_combine(hash, key->cpumode);
+	hash = hash_combine(hash, key->cpumode | key->callers << 8);
 	hash = hash_combine(hash, key->ip);
 	for (i = 0; i < key->nr; i++)
 		hash = hash_combine(hash, key->ips[i]);
 	return hash;
 }
 
-static size_t stack_hash(long key, void *ctx __maybe_unused)
+static bool flamegraph_stack_key__equal(const struct flamegraph_stack_key *a,
+					const struct flamegraph_stack_key *b)
 {
-	return ((const struct flamegraph_stack *)key)->hash;
-}
-
-static bool stack_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	const struct flamegraph_stack_key *a = &((const struct flamegraph_stack *)key1)->key;
-	const struct flamegraph_stack_key *b = &((const struct flamegraph_stack *)key2)->key;
-
 	return a->ip == b->ip && a->pid == b->pid && a->tid == b->tid &&
-	       a->cpumode == b->cpumode && a->machine == b->machine && a->nr == b->nr &&
+	       a->cpumode == b->cpumode && a->callers == b->callers &&
+	       a->machine == b->machine && a->nr == b->nr &&
 	       !memcmp(a->ips, b->ips, a->nr * sizeof(*a->ips));
 }
 
@@ -111,11 +115,12 @@ int flamegraph__init(struct flamegraph *fg)
 	fg->root.kind = FLAMEGRAPH_ROOT;
 	fg->root.children = RB_ROOT;
 	fg->nr_nodes = 1;
-	fg->insn_index = hashmap__new(insn_hash, insn_equal, NULL);
-	fg->stacks = hashmap__new(stack_hash, stack_equal, NULL);
-	fg->generations = hashmap__new(ptr_hash, ptr_equal, NULL);
-	fg->warned = hashmap__new(ptr_hash, ptr_equal, NULL);
-	if (IS_ERR(fg->insn_index) || IS_ERR(fg->stacks) ||
+	fg->insn_index = hashmap__new(hash_identity, hash_equal, NULL);
+	fg->leaves = hashmap__new(hash_identity, hash_equal, NULL);
+	fg->stacks = hashmap__new(hash_identity, hash_equal, NULL);
+	fg->generations = hashmap__new(hash_identity, hash_equal, NULL);
+	fg->warned = hashmap__new(hash_identity, hash_equal, NULL);
+	if (IS_ERR(fg->insn_index) || IS_ERR(fg->leaves) || IS_ERR(fg->stacks) ||
 	    IS_ERR(fg->generations) || IS_ERR(fg->warned)) {
 		flamegraph__exit(fg);
 		return -ENOMEM;
@@ -132,6 +137,11 @@ static void flamegraph_node__delete_children(struct flamegraph_node *node)
 	rbtree_postorder_for_each_entry_safe(child, tmp, &node->children, rb_node)
 		flamegraph_node__delete(child);
 	node->children = RB_ROOT;
+	for (child = node->leaves; child; child = tmp) {
+		tmp = child->next;
+		flamegraph_node__delete(child);
+	}
+	node->leaves = NULL;
 	zfree(&node->sorted);
 }
 
@@ -168,18 +178,20 @@ void flamegraph__exit(struct flamegraph *fg)
 	fg->nr_insns = 0;
 	fg->alloc_insns = 0;
 	if (!IS_ERR_OR_NULL(fg->stacks)) {
-		hashmap__for_each_entry(fg->stacks, cur, bkt) {
-			struct flamegraph_stack *stack = cur->pvalue;
-
-			free((void *)stack->key.ips);
-			free(stack);
-		}
+		hashmap__for_each_entry(fg->stacks, cur, bkt)
+			free(cur->pvalue);
+	}
+	if (!IS_ERR_OR_NULL(fg->generations)) {
+		hashmap__for_each_entry(fg->generations, cur, bkt)
+			free(cur->pvalue);
 	}
 	hashmap__free_checked(fg->insn_index);
+	hashmap__free_checked(fg->leaves);
 	hashmap__free_checked(fg->stacks);
 	hashmap__free_checked(fg->generations);
 	hashmap__free_checked(fg->warned);
 	fg->insn_index = NULL;
+	fg->leaves = NULL;
 	fg->stacks = NULL;
 	fg->generations = NULL;
 	fg->warned = NULL;
@@ -209,7 +221,6 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 			       const struct flamegraph_node *node)
 {
 	long key_dso, dso;
-	const char *inlined;
 
 	if (key->kind != node->kind)
 		return key->kind < node->kind ? -1 : 1;
@@ -224,12 +235,9 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 		return key->kernel ? 1 : -1;
 	if (key->addr != node->addr)
 		return key->addr < node->addr ? -1 : 1;
-	if (key->kind != FLAMEGRAPH_FUNC)
-		return 0;
-	inlined = node->ms.sym->inlined ? node->ms.sym->name : NULL;
-	if (!key->inlined || !inlined)
-		return !!key->inlined - !!inlined;
-	return strcmp(key->inlined, inlined);
+	if (!key->inlined || !node->inlined)
+		return !!key->inlined - !!node->inlined;
+	return strcmp(key->inlined, node->inlined);
 }
 
 static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
@@ -237,16 +245,21 @@ static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
 						 const struct flamegraph_key *key)
 {
 	struct rb_node **p = &parent->children.rb_node, *rb_parent = NULL;
-	struct flamegraph_node *node;
+	struct flamegraph_node *node = parent->hint;
 
+	/* Stacks repeat: the child of the last one is likely this one's. */
+	if (node && flamegraph_key__cmp(key, node) == 0)
+		return node;
 	while (*p) {
 		int cmp;
 
 		rb_parent = *p;
 		node = rb_entry(rb_parent, struct flamegraph_node, rb_node);
 		cmp = flamegraph_key__cmp(key, node);
-		if (cmp == 0)
+		if (cmp == 0) {
+			parent->hint = node;
 			return node;
+		}
 		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
 
@@ -257,6 +270,7 @@ static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
 	node->kernel = key->kernel;
 	node->dso = key->dso;
 	node->addr = key->addr;
+	node->inlined = key->inlined;
 	node->parent = parent;
 	node->children = RB_ROOT;
 	if (key->comm) {
@@ -269,6 +283,7 @@ static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
 	rb_link_node(&node->rb_node, rb_parent, p);
 	rb_insert_color(&node->rb_node, &parent->children);
 	parent->nr_children++;
+	parent->hint = node;
 	fg->nr_nodes++;
 	return node;
 }
@@ -307,9 +322,15 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 		.addr	= map ? map__map_ip(map, frame->ip) : frame->ip,
 		.kernel	= frame->kernel,
 	}, *insn;
+	size_t hash = flamegraph_insn__hash(&probe);
+	struct hashmap_entry *cur;
 
-	if (hashmap__find(fg->insn_index, &probe, &insn))
-		return insn;
+	hashmap__for_each_key_entry(fg->insn_index, cur, hash) {
+		insn = cur->pvalue;
+		if (insn->addr == probe.addr && insn->kernel == probe.kernel &&
+		    flamegraph_insn__dso_key(insn) == flamegraph_insn__dso_key(&probe))
+			return insn;
+	}
 	if (fg->nr_insns == fg->alloc_insns) {
 		size_t alloc = fg->alloc_insns ? fg->alloc_insns * 2 : 1024;
 		void *p = realloc(fg->insns, alloc * sizeof(*fg->insns));
@@ -327,13 +348,76 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 	insn->ms.map = map__get(map);
 	insn->ms.sym = frame->ms.sym;
 	insn->objdump_addr = map ? map__rip_2objdump(map, insn->addr) : insn->addr;
-	if (hashmap__add(fg->insn_index, insn, insn)) {
+	if (hashmap__append(fg->insn_index, hash, insn)) {
 		map_symbol__exit(&insn->ms);
 		free(insn);
 		return NULL;
 	}
 	fg->insns[fg->nr_insns++] = insn;
 	return insn;
+}
+
+/*
+ * The leaf of the instruction at @frame's IP under @parent, found by
+ * hash: a function may have thousands.  Leaves are kept in a list of
+ * their parent's, not in its @children, which stay few and quick to walk.
+ */
+static struct flamegraph_node *flamegraph__insn_leaf(struct flamegraph *fg,
+						     struct flamegraph_node *parent,
+						     const struct flamegraph_frame *frame)
+{
+	struct map *map = frame->ms.map;
+	const struct dso *dso = map ? map__dso(map) : NULL;
+	u64 addr = map ? map__map_ip(map, frame->ip) : frame->ip;
+	size_t hash = flamegraph_leaf__hash(parent, dso, addr);
+	struct flamegraph_node *leaf;
+	struct flamegraph_insn *insn;
+	struct hashmap_entry *cur;
+
+	hashmap__for_each_key_entry(fg->leaves, cur, hash) {
+		leaf = cur->pvalue;
+		if (leaf->addr == addr && leaf->parent == parent &&
+		    leaf->kernel == frame->kernel &&
+		    flamegraph__dso_key(leaf->dso) == flamegraph__dso_key(dso))
+			return leaf;
+	}
+	insn = flamegraph__insn(fg, frame);
+	leaf = insn ? zalloc(sizeof(*leaf)) : NULL;
+	if (!leaf)
+		return NULL;
+	leaf->kind = FLAMEGRAPH_INSN;
+	leaf->kernel = insn->kernel;
+	leaf->dso = dso;
+	leaf->addr = addr;
+	leaf->parent = parent;
+	leaf->children = RB_ROOT;
+	leaf->insn = insn;
+	leaf->objdump_addr = insn->objdump_addr;
+	if (hashmap__append(fg->leaves, hash, leaf)) {
+		free(leaf);
+		return NULL;
+	}
+	leaf->next = parent->leaves;
+	parent->leaves = leaf;
+	parent->nr_children++;
+	fg->nr_nodes++;
+	fg->nr_leaves++;
+	return leaf;
+}
+
+struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
+					 struct flamegraph_node *node,
+					 const struct flamegraph_frame *frames,
+					 int nr_frames,
+					 const struct flamegraph_frame *insn)
+{
+	int i;
+
+	for (i = 0; node && i < nr_frames; i++)
+		node = flamegraph__frame(fg, node, &frames[i]);
+	if (!node || !insn)
+		return node;
+	return flamegraph__insn_leaf(fg, node, insn);
 }
 
 struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
@@ -345,115 +429,119 @@ struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm
 		.kind = FLAMEGRAPH_COMM,
 		.comm = comm ?: "[unknown]",
 	};
-	struct flamegraph_node *node = flamegraph__child(fg, &fg->root, &key);
-	struct flamegraph_insn *in;
-	int i;
 
-	for (i = 0; node && i < nr_frames; i++)
-		node = flamegraph__frame(fg, node, &frames[i]);
-	if (!node || !insn)
-		return node;
-
-	in = flamegraph__insn(fg, insn);
-	if (!in)
-		return NULL;
-	key = (struct flamegraph_key){
-		.kind	= FLAMEGRAPH_INSN,
-		.kernel	= in->kernel,
-		.dso	= in->ms.map ? map__dso(in->ms.map) : NULL,
-		.addr	= in->addr,
-	};
-	node = flamegraph__child(fg, node, &key);
-	if (node && !node->insn) {
-		node->insn = in;
-		node->objdump_addr = in->objdump_addr;
-		fg->nr_leaves++;
-	}
-	return node;
+	return flamegraph__walk(fg, flamegraph__child(fg, &fg->root, &key),
+				frames, nr_frames, insn);
 }
 
 void flamegraph__account(struct flamegraph *fg, struct flamegraph_node *leaf,
 			 u64 nr_samples)
 {
 	leaf->self += nr_samples;
-	if (leaf->insn)
-		leaf->insn->samples += nr_samples;
 	fg->nr_samples += nr_samples;
 }
 
-static u64 flamegraph__generation(struct flamegraph *fg, s32 pid)
+void flamegraph__count_insns(struct flamegraph *fg)
 {
-	long gen = 0;
+	struct hashmap_entry *cur;
+	size_t bkt, i;
 
-	hashmap__find(fg->generations, (long)pid, &gen);
-	return gen;
+	for (i = 0; i < fg->nr_insns; i++)
+		fg->insns[i]->samples = 0;
+	hashmap__for_each_entry(fg->leaves, cur, bkt) {
+		struct flamegraph_node *leaf = cur->pvalue;
+
+		leaf->insn->samples += leaf->self;
+	}
+}
+
+/* The generations of process @pid, created if new; NULL without memory. */
+static struct flamegraph_process *flamegraph__process(struct flamegraph *fg, s32 pid)
+{
+	struct flamegraph_process *process;
+
+	if (hashmap__find(fg->generations, (long)pid, &process))
+		return process;
+	process = zalloc(sizeof(*process));
+	if (process && hashmap__add(fg->generations, (long)pid, process))
+		zfree(&process);
+	return process;
+}
+
+/* Whether what @stack remembers still holds: its process's maps are the same. */
+static bool flamegraph_stack__valid(const struct flamegraph *fg,
+				    const struct flamegraph_stack *stack)
+{
+	return stack->all_generation == fg->generation &&
+	       stack->generation == stack->process->generation;
 }
 
 static struct flamegraph_stack *flamegraph__stack(struct flamegraph *fg,
-						  const struct flamegraph_stack_key *key)
+						  const struct flamegraph_stack_key *key,
+						  size_t hash)
 {
-	struct flamegraph_stack probe = {
-		.key  = *key,
-		.hash = flamegraph_stack_key__hash(key),
-	}, *stack = NULL;
+	struct hashmap_entry *cur;
 
-	hashmap__find(fg->stacks, &probe, &stack);
+	hashmap__for_each_key_entry(fg->stacks, cur, hash) {
+		struct flamegraph_stack *stack = cur->pvalue;
+
+		if (flamegraph_stack_key__equal(&stack->key, key))
+			return stack;
+	}
+	return NULL;
+}
+
+struct flamegraph_stack *flamegraph__find_stack(struct flamegraph *fg,
+						const struct flamegraph_stack_key *key)
+{
+	struct flamegraph_stack *stack;
+
+	stack = flamegraph__stack(fg, key, flamegraph_stack_key__hash(key));
+	return stack && flamegraph_stack__valid(fg, stack) ? stack : NULL;
+}
+
+struct flamegraph_stack *flamegraph__add_stack(struct flamegraph *fg,
+					       const struct flamegraph_stack_key *key,
+					       struct flamegraph_node *node)
+{
+	size_t hash = flamegraph_stack_key__hash(key);
+	struct flamegraph_stack *stack = flamegraph__stack(fg, key, hash);
+
+	if (!stack) {
+		stack = malloc(sizeof(*stack) + key->nr * sizeof(*key->ips));
+		if (!stack)
+			return NULL;
+		stack->key = *key;
+		stack->key.ips = stack->ips;
+		memcpy(stack->ips, key->ips, key->nr * sizeof(*key->ips));
+		stack->process = flamegraph__process(fg, key->pid);
+		if (!stack->process || hashmap__append(fg->stacks, hash, stack)) {
+			free(stack);
+			return NULL;
+		}
+	}
+	stack->generation = stack->process->generation;
+	stack->all_generation = fg->generation;
+	stack->node = node;
 	return stack;
 }
 
-bool flamegraph__find_stack(struct flamegraph *fg,
-			    const struct flamegraph_stack_key *key,
-			    struct flamegraph_node **leaf)
+struct flamegraph_node *flamegraph_stack__node(const struct flamegraph_stack *stack)
 {
-	struct flamegraph_stack *stack = flamegraph__stack(fg, key);
-
-	if (!stack || stack->all_generation != fg->generation ||
-	    stack->generation != flamegraph__generation(fg, key->pid))
-		return false;
-	*leaf = stack->leaf;
-	return true;
-}
-
-int flamegraph__add_stack(struct flamegraph *fg,
-			  const struct flamegraph_stack_key *key,
-			  struct flamegraph_node *leaf)
-{
-	struct flamegraph_stack *stack = flamegraph__stack(fg, key);
-	u64 *ips;
-
-	if (!stack) {
-		stack = zalloc(sizeof(*stack));
-		ips = memdup(key->ips, key->nr * sizeof(*ips));
-		if (!stack || (key->nr && !ips))
-			goto out_free;
-		stack->key = *key;
-		stack->key.ips = ips;
-		stack->hash = flamegraph_stack_key__hash(key);
-		if (hashmap__add(fg->stacks, stack, stack))
-			goto out_free;
-	}
-	stack->generation = flamegraph__generation(fg, key->pid);
-	stack->all_generation = fg->generation;
-	stack->leaf = leaf;
-	return 0;
-
-out_free:
-	free(ips);
-	free(stack);
-	return -ENOMEM;
+	return stack->node;
 }
 
 void flamegraph__forget_stacks(struct flamegraph *fg, s32 pid)
 {
+	struct flamegraph_process *process;
+
 	/* The kernel's maps, or the idle task's: everyone's addresses. */
 	if (pid <= 0) {
 		fg->generation++;
 		return;
 	}
-	/* Out of memory: forget them all. */
-	if (hashmap__set(fg->generations, (long)pid,
-			 flamegraph__generation(fg, pid) + 1, NULL, NULL))
-		fg->generation++;
+	if (hashmap__find(fg->generations, (long)pid, &process))
+		process->generation++;
 }
 
 const char *flamegraph_node__dso_name(const struct flamegraph_node *node)
@@ -548,6 +636,8 @@ static int flamegraph_node__gather(struct flamegraph_node *node,
 			hashmap__set(first, child->ms.sym->name, NULL, NULL, NULL);
 		}
 	}
+	for (child = node->leaves; child; child = child->next)
+		node->sorted[i++] = child;
 	return 0;
 }
 

@@ -43,7 +43,8 @@ enum flamegraph_kind {
  *        set by flamegraph__decode_insns(); NULL where it can't be had
  * @srcline: "file:line" of the instruction (owned), set by
  *           flamegraph__add_srclines() for the hottest ones; else NULL
- * @samples: the samples of every leaf of this instruction
+ * @samples: the samples of every leaf of this instruction, set by
+ *           flamegraph__count_insns()
  *
  * Every leaf (FLAMEGRAPH_INSN node) of one IP points to its one
  * struct flamegraph_insn: each distinct IP is decoded once.
@@ -61,15 +62,22 @@ struct flamegraph_insn {
 /**
  * struct flamegraph_node - one frame of the flame graph
  * @rb_node: link in the parent's @children
- * @parent: the caller, NULL for the root
- * @children: child nodes, keyed by kind, DSO, address and comm
- * @nr_children: number of entries in @children
- * @sorted: @children in output order, set by flamegraph__finish()
  * @kind: what the node stands for
  * @kernel: the frame is kernel code
  * @dso: the DSO of the frame, NULL without a map
  * @addr: FUNC: the symbol start; INSN: the sampled IP; both map-relative
  *        (dso) addresses as used by struct symbol, not memory addresses
+ * @parent: the caller, NULL for the root
+ * @self: samples that ended at this node
+ * @inlined: FUNC nodes of an inlined function (--inline), which starts
+ *           where its caller does: its name; else NULL
+ * @hint: the child found last, tried first
+ * @children: child nodes but instruction leaves, keyed by kind, DSO,
+ *            address and comm
+ * @leaves: the instruction leaves below the node, linked by @next
+ * @next: the next of its parent's @leaves
+ * @nr_children: number of nodes in @children and @leaves
+ * @sorted: @children in output order, set by flamegraph__finish()
  * @comm: COMM nodes: the command name (owned)
  * @ms: FUNC and UNKNOWN nodes: the map and symbol of the first sample
  *      that created the node (references held); @ms.sym is NULL for
@@ -78,25 +86,32 @@ struct flamegraph_insn {
  * @objdump_addr: FUNC: the symbol start as perf annotate and objdump print
  *                it; INSN: the IP, likewise
  * @label: the text shown (owned), set by flamegraph__finish()
- * @self: samples that ended at this node
  * @total: @self plus the totals of all children, set by flamegraph__finish()
+ *
+ * A walk down the tree compares the key of the nodes on its way (@kind,
+ * @kernel, @dso, @addr; @parent for leaves, which are counted in @self):
+ * they come first, with @rb_node, in the first 64 bytes.
  */
 struct flamegraph_node {
 	struct rb_node		rb_node;
-	struct flamegraph_node	*parent;
-	struct rb_root		children;
-	u32			nr_children;
-	struct flamegraph_node	**sorted;
 	enum flamegraph_kind	kind;
 	bool			kernel;
 	const struct dso	*dso;
 	u64			addr;
+	struct flamegraph_node	*parent;
+	u64			self;
+	const char		*inlined;
+	struct flamegraph_node	*hint;
+	struct rb_root		children;
+	struct flamegraph_node	*leaves;
+	struct flamegraph_node	*next;
+	u32			nr_children;
+	struct flamegraph_node	**sorted;
 	char			*comm;
 	struct map_symbol	ms;
 	struct flamegraph_insn	*insn;
 	u64			objdump_addr;
 	char			*label;
-	u64			self;
 	u64			total;
 };
 
@@ -111,7 +126,9 @@ struct flamegraph_node {
  * @nr_insns: entries in @insns
  * @alloc_insns: room in @insns
  * @insn_index: @insns by DSO and IP
- * @stacks: the leaf of each stack seen (flamegraph__find_stack())
+ * @leaves: the instruction leaves, by parent and instruction: a function
+ *          may have thousands
+ * @stacks: the node of each stack seen (flamegraph__find_stack())
  * @generations: per PID, how often its stacks were forgotten
  * @generation: how often all stacks were forgotten
  * @warned: what flamegraph__warn_once() has warned about
@@ -125,6 +142,7 @@ struct flamegraph {
 	size_t			nr_insns;
 	size_t			alloc_insns;
 	struct hashmap		*insn_index;
+	struct hashmap		*leaves;
 	struct hashmap		*stacks;
 	struct hashmap		*generations;
 	u64			generation;
@@ -181,6 +199,26 @@ struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm
 					 const struct flamegraph_frame *insn);
 
 /**
+ * flamegraph__walk - the node a stack ends at, from a node on its way
+ * @fg: the flame graph
+ * @node: where the rest of the stack starts: a node of @fg, or NULL
+ * @frames: the rest of the stack, outermost caller first
+ * @nr_frames: entries in @frames
+ * @insn: NULL, or the sampled instruction, as for flamegraph__leaf()
+ *
+ * flamegraph__leaf() in parts: a caller that knows the node of the first
+ * part of a stack (the callers of the sampled function) walks the rest.
+ *
+ * Return: the last node, owned by @fg, or NULL when out of memory or
+ * @node is NULL.
+ */
+struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
+					 struct flamegraph_node *node,
+					 const struct flamegraph_frame *frames,
+					 int nr_frames,
+					 const struct flamegraph_frame *insn);
+
+/**
  * flamegraph__account - count samples that ended at a leaf
  * @fg: the flame graph
  * @leaf: a node from flamegraph__leaf()
@@ -190,11 +228,22 @@ void flamegraph__account(struct flamegraph *fg, struct flamegraph_node *leaf,
 			 u64 nr_samples);
 
 /**
+ * flamegraph__count_insns - sum the samples of each instruction's leaves
+ * @fg: the flame graph
+ *
+ * Sets each struct flamegraph_insn's @samples: done once, not for each
+ * sample, as the leaves count them.
+ */
+void flamegraph__count_insns(struct flamegraph *fg);
+
+/**
  * struct flamegraph_stack_key - what decides where a sample goes in the tree
  * @machine: the machine of the sample
  * @pid: its process, whose maps resolve its addresses
  * @tid: its thread, whose comm is the first frame
  * @cpumode: the sample's cpumode (PERF_RECORD_MISC_*)
+ * @callers: the key is of the sampled function's callers only: @ip is 0
+ *           and @ips the callchain after the sample IP
  * @ip: the sample IP
  * @nr: entries in @ips
  * @ips: the callchain as recorded, PERF_CONTEXT_* markers included
@@ -207,37 +256,47 @@ struct flamegraph_stack_key {
 	s32			pid;
 	s32			tid;
 	u8			cpumode;
+	bool			callers;
 	u64			ip;
 	u64			nr;
 	const u64		*ips;
 };
 
+struct flamegraph_stack;
+
 /**
- * flamegraph__find_stack - the leaf of a stack seen before
+ * flamegraph__find_stack - a stack seen before
  * @fg: the flame graph
  * @key: the sample's key
- * @leaf: set to the leaf that flamegraph__add_stack() remembered, or to
- *        NULL for a sample that was filtered out
  *
- * Return: true if @key was seen since its process's stacks were last
+ * Return: what flamegraph__add_stack() remembered for @key (owned by @fg),
+ * or NULL if @key was not seen since its process's stacks were last
  * forgotten (flamegraph__forget_stacks()).
  */
-bool flamegraph__find_stack(struct flamegraph *fg,
-			    const struct flamegraph_stack_key *key,
-			    struct flamegraph_node **leaf);
+struct flamegraph_stack *flamegraph__find_stack(struct flamegraph *fg,
+						const struct flamegraph_stack_key *key);
 
 /**
  * flamegraph__add_stack - remember where a stack went
  * @fg: the flame graph
  * @key: the sample's key; the tree copies @key->ips
- * @leaf: the leaf from flamegraph__leaf(), or NULL for a sample that was
- *        filtered out
+ * @node: the leaf from flamegraph__leaf(), the node of the callers for a
+ *        @key->callers key, or NULL for a sample that was filtered out
  *
- * Return: 0, or -ENOMEM (only the next sample of @key pays for it).
+ * Return: the stack (owned by @fg), or NULL when out of memory (only the
+ * next sample of @key pays for it).
  */
-int flamegraph__add_stack(struct flamegraph *fg,
-			  const struct flamegraph_stack_key *key,
-			  struct flamegraph_node *leaf);
+struct flamegraph_stack *flamegraph__add_stack(struct flamegraph *fg,
+					       const struct flamegraph_stack_key *key,
+					       struct flamegraph_node *node);
+
+/**
+ * flamegraph_stack__node - the node remembered for a stack
+ * @stack: from flamegraph__find_stack() or flamegraph__add_stack()
+ *
+ * Return: the node given to flamegraph__add_stack().
+ */
+struct flamegraph_node *flamegraph_stack__node(const struct flamegraph_stack *stack);
 
 /**
  * flamegraph__forget_stacks - stop trusting what stacks resolved to
