@@ -118,19 +118,19 @@ static bool perf_flamegraph__stacks_by_key(struct evsel *evsel)
  * Where the callers of a sampled function go depends on the callchain
  * after its IP alone: perf resolves each entry on its own
  * (add_callchain_ip()), in the cpumode of the PERF_CONTEXT_* marker
- * before it.  Not for precise events (their callchain may be fixed up to
- * agree with the IP: util/callchain-precise.c), --inline (more frames
- * for the IP), guest code, callchains in caller order or with a
- * skipped entry (HAVE_SKIP_CALLCHAIN_IDX).
+ * before it.  That holds for precise events too, as long as the
+ * callchain starts with the sample IP (perf_flamegraph__callers_key()):
+ * util/callchain-precise.c then leaves it as it is.  Not with --inline
+ * (more frames for the IP), guest code, callchains in caller order or
+ * with a skipped entry (HAVE_SKIP_CALLCHAIN_IDX).
  */
 static bool perf_flamegraph__callers_by_key(struct evsel *evsel)
 {
 #ifdef HAVE_SKIP_CALLCHAIN_IDX
 	return false;
 #else
-	return perf_flamegraph__stacks_by_key(evsel) && !evsel->core.attr.precise_ip &&
-	       !symbol_conf.inline_name && !symbol_conf.guest_code &&
-	       callchain_param.order == ORDER_CALLEE;
+	return perf_flamegraph__stacks_by_key(evsel) && !symbol_conf.inline_name &&
+	       !symbol_conf.guest_code && callchain_param.order == ORDER_CALLEE;
 #endif
 }
 

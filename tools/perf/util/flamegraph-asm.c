@@ -57,6 +57,11 @@ struct flamegraph_asm {
 	size_t			nr_objdumps;
 };
 
+/*
+ * Once per DSO: why its instruction leaves have no text.  The leaves of
+ * one DSO go one way: all of them, unless a format starts with "some:",
+ * which says which.
+ */
 static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 				 const struct flamegraph_insn *insn,
 				 const char *fmt, ...) __printf(3, 4);
@@ -65,6 +70,7 @@ static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 				 const struct flamegraph_insn *insn,
 				 const char *fmt, ...)
 {
+	bool some = strstarts(fmt, "some: ");
 	struct dso *dso = insn->ms.map ? map__dso(insn->ms.map) : NULL;
 	char why[512];
 	va_list ap;
@@ -72,11 +78,11 @@ static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 	if (!flamegraph__warn_once(fa->fg, dso, insn->kernel))
 		return;
 	va_start(ap, fmt);
-	vscnprintf(why, sizeof(why), fmt, ap);
+	vscnprintf(why, sizeof(why), some ? fmt + 6 : fmt, ap);
 	va_end(ap);
-	pr_warning("Warning: %s: %s; its instruction leaves show addresses only\n",
+	pr_warning("Warning: %s: %s; %s show addresses only\n",
 		   dso ? dso__long_name(dso) : insn->kernel ? "[kernel]" : "[unknown]",
-		   why);
+		   why, some ? "those leaves" : "its instruction leaves");
 }
 
 /* perf's binutils lookup fails through ui__error(): keep that for -v. */
@@ -138,10 +144,21 @@ static struct disasm_capstone *flamegraph_asm__capstone(struct flamegraph_asm *f
 	return fa->capstone[is_64bit];
 }
 
-static int flamegraph_insn__set_text(struct flamegraph_insn *insn, const char *text)
+/*
+ * Keep @text, a line of a disassembler, as perf annotate shows it
+ * (strim()med, as disasm_line__parse() leaves it), its tabs as spaces:
+ * a label is one line of plain text.
+ */
+static int flamegraph_insn__set_text(struct flamegraph_insn *insn, char *text)
 {
+	char *p;
+
+	for (p = text; *p; p++) {
+		if (*p == '\t')
+			*p = ' ';
+	}
 	free(insn->text);
-	insn->text = strdup(text);
+	insn->text = strdup(strim(text));
 	return insn->text ? 0 : -ENOMEM;
 }
 
@@ -204,8 +221,7 @@ static int flamegraph_asm__capstone_insn(struct flamegraph_asm *fa,
 				  line, sizeof(line)) <= 0)
 		return -ENOEXEC;
 	fa->nr_decoded++;
-	/* As perf annotate shows it: disasm_line__parse() leaves it strim()med. */
-	return flamegraph_insn__set_text(insn, strim(line));
+	return flamegraph_insn__set_text(insn, line);
 }
 
 /* Find the instruction objdump printed at @addr, by binary search. */
@@ -235,7 +251,7 @@ static struct flamegraph_insn *flamegraph_asm__objdump_find(struct flamegraph_as
 static int flamegraph_asm__objdump_line(struct flamegraph_asm *fa, char *line)
 {
 	struct flamegraph_insn *insn;
-	char *text, *p;
+	char *text;
 	u64 addr;
 
 	line = skip_spaces(line);
@@ -245,39 +261,88 @@ static int flamegraph_asm__objdump_line(struct flamegraph_asm *fa, char *line)
 	insn = flamegraph_asm__objdump_find(fa, addr);
 	if (!insn || insn->text)
 		return 0;
-	for (p = text + 1; *p; p++) {
-		if (*p == '\t')
-			*p = ' ';
-	}
-	text = strim(text + 1);
+	text = skip_spaces(text + 1);
 	if (!*text || strstarts(text, "(bad)"))
 		return 0;
 	return flamegraph_insn__set_text(insn, text);
 }
 
 /*
- * Run one objdump over @fa->objdump, the instructions of one DSO that
- * were not decoded in-process, sorted by address: over the range from
- * the first to the end of the last, on the image perf annotate
- * disassembles (dso__disassemble_filename(): the build-id cache's, or the
- * file at the DSO's path; kcore and compressed modules extracted first).
+ * Run objdump over [@start, @end) of @file and keep the text of the
+ * instructions asked for.  Return: 0, -ENOMEM, or -ECHILD when objdump
+ * could not be started.
+ */
+static int flamegraph_asm__objdump_run(struct flamegraph_asm *fa, const char *file,
+				       u64 start, u64 end)
+{
+	char start_opt[32], stop_opt[32];
+	const char *argv[12];
+	struct child_process cmd = { .argv = argv, .out = -1, .no_stderr = 1, };
+	size_t len = 0;
+	char *line = NULL;
+	int err = 0, argc = 0;
+	FILE *out;
+
+	argv[argc++] = annotate_opts.objdump_path ?: "objdump";
+	argv[argc++] = "-d";
+	argv[argc++] = "-C";
+	if (!annotate_opts.show_asm_raw)
+		argv[argc++] = "--no-show-raw-insn";
+	/* GNU objdump: name call targets from a debug file's symbols too. */
+	if (!annotate_opts.objdump_path)
+		argv[argc++] = "--dwarf=follow-links";
+	if (annotate_opts.disassembler_style) {
+		argv[argc++] = "-M";
+		argv[argc++] = annotate_opts.disassembler_style;
+	}
+	snprintf(start_opt, sizeof(start_opt), "--start-address=%#" PRIx64, start);
+	snprintf(stop_opt, sizeof(stop_opt), "--stop-address=%#" PRIx64, end);
+	argv[argc++] = start_opt;
+	argv[argc++] = stop_opt;
+	argv[argc++] = file;
+	argv[argc] = NULL;
+
+	pr_debug("perf flamegraph: executing %s %s %s %s\n", argv[0], start_opt,
+		 stop_opt, file);
+	fa->nr_objdumps++;
+	if (start_command(&cmd))
+		return -ECHILD;
+	out = fdopen(cmd.out, "r");
+	if (!out) {
+		close(cmd.out);
+		finish_command(&cmd);
+		return -ECHILD;
+	}
+	while (!err && getline(&line, &len, out) > 0)
+		err = flamegraph_asm__objdump_line(fa, line);
+	free(line);
+	fclose(out);
+	finish_command(&cmd);
+	return err;
+}
+
+/*
+ * objdump over @fa->objdump, the instructions of one DSO that were not
+ * decoded in-process, sorted by address: one run from the first to the
+ * end of the last, on the image perf annotate disassembles
+ * (dso__disassemble_filename(): the build-id cache's, or the file at the
+ * DSO's path; kcore and compressed modules extracted first).  objdump
+ * decodes from where it starts, and from each symbol's start: where data
+ * in the code puts it out of step with a sampled IP, it runs again from
+ * that IP, so at most once more for each such place.
  */
 static int flamegraph_asm__objdump(struct flamegraph_asm *fa)
 {
 	struct flamegraph_insn *first = fa->objdump[0];
 	struct flamegraph_insn *last = fa->objdump[fa->nr_objdump - 1];
-	struct map *map = first->ms.map;
-	struct dso *dso = map__dso(map);
+	struct dso *dso = map__dso(first->ms.map);
 	u64 start = first->objdump_addr, end = last->objdump_addr + FLAMEGRAPH_INSN_MAX + 1;
-	char file[PATH_MAX], tmp[KMOD_DECOMP_LEN], start_opt[32], stop_opt[32];
+	const char *objdump = annotate_opts.objdump_path ?: "objdump";
+	char file[PATH_MAX], tmp[KMOD_DECOMP_LEN];
 	struct kcore_extract kce = { .kcore_filename = file, };
-	const char *argv[12];
-	struct child_process cmd = { .argv = argv, .out = -1, .no_stderr = 1, };
 	bool decomp = false, extract = false;
-	size_t len = 0, i;
-	char *line = NULL;
-	int err = 0, argc = 0;
-	FILE *out;
+	size_t next = 0, tried = SIZE_MAX, nr_missed;
+	int err = 0;
 
 	if (dso__disassemble_filename(dso, file, sizeof(file))) {
 		flamegraph_asm__warn(fa, first, "no image of it to disassemble");
@@ -302,53 +367,24 @@ static int flamegraph_asm__objdump(struct flamegraph_asm *fa)
 		snprintf(file, sizeof(file), "%s", tmp);
 	}
 
-	argv[argc++] = annotate_opts.objdump_path ?: "objdump";
-	argv[argc++] = "-d";
-	argv[argc++] = "-C";
-	if (!annotate_opts.show_asm_raw)
-		argv[argc++] = "--no-show-raw-insn";
-	/* GNU objdump: name call targets from a debug file's symbols too. */
-	if (!annotate_opts.objdump_path)
-		argv[argc++] = "--dwarf=follow-links";
-	if (annotate_opts.disassembler_style) {
-		argv[argc++] = "-M";
-		argv[argc++] = annotate_opts.disassembler_style;
-	}
-	snprintf(start_opt, sizeof(start_opt), "--start-address=%#" PRIx64, start);
-	snprintf(stop_opt, sizeof(stop_opt), "--stop-address=%#" PRIx64, end);
-	argv[argc++] = start_opt;
-	argv[argc++] = stop_opt;
-	argv[argc++] = file;
-	argv[argc] = NULL;
-
-	pr_debug("perf flamegraph: executing %s %s %s %s for %zu instructions\n",
-		 argv[0], start_opt, stop_opt, file, fa->nr_objdump);
-	fa->nr_objdumps++;
-	if (start_command(&cmd)) {
-		flamegraph_asm__warn(fa, first, "cannot run %s", argv[0]);
-		goto out;
-	}
-	out = fdopen(cmd.out, "r");
-	if (!out) {
-		close(cmd.out);
-		finish_command(&cmd);
-		goto out;
-	}
-	while (!err && getline(&line, &len, out) > 0)
-		err = flamegraph_asm__objdump_line(fa, line);
-	free(line);
-	fclose(out);
-	finish_command(&cmd);
-
-	for (i = 0; i < fa->nr_objdump; i++) {
-		if (!fa->objdump[i]->text) {
-			flamegraph_asm__warn(fa, fa->objdump[i],
-					     "%s did not decode the instruction at %#" PRIx64,
-					     argv[0], fa->objdump[i]->objdump_addr);
+	while (!err) {
+		while (next < fa->nr_objdump && fa->objdump[next]->text)
+			next++;
+		if (next == fa->nr_objdump || next == tried)
 			break;
-		}
+		tried = next;
+		err = flamegraph_asm__objdump_run(fa, file, fa->objdump[next]->objdump_addr, end);
 	}
-out:
+	if (err == -ECHILD) {
+		flamegraph_asm__warn(fa, first, "cannot run %s", objdump);
+		err = 0;
+	} else if (!err && next < fa->nr_objdump) {
+		for (nr_missed = 0; next < fa->nr_objdump; next++)
+			nr_missed += !fa->objdump[next]->text;
+		flamegraph_asm__warn(fa, fa->objdump[tried],
+				     "some: %s decoded no instruction at %zu sampled addresses, the first %#"
+				     PRIx64, objdump, nr_missed, fa->objdump[tried]->objdump_addr);
+	}
 	if (extract)
 		kcore_extract__delete(&kce);
 	if (decomp)
