@@ -115,7 +115,7 @@ for data in xz-10k xz-10x python-100k cc-1M python-dwarf; do
 	done
 	"$perf" flamegraph -v --asm -i "$D" -o fg-asm.html 2> v.err || true
 	sed -n "s/^perf flamegraph: phases (ms): /$data|$samples|phases|/p;
-		s/^perf flamegraph: resolved samples cache: /$data|$samples|cache|/p" \
+		s/^perf flamegraph: \([0-9]* samples resolved.*\), the others.*/$data|$samples|resolved|\1/p" \
 		v.err >> results.txt
 	ls -l fg.html fg-asm.html fg-asm.json fg-asm.folded |
 		awk -v d="$data" -v s="$samples" '{ print d "|" s "|size|" $NF " " $5 }' >> results.txt

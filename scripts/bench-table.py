@@ -36,7 +36,7 @@ def main():
             profiles.append(data)
         if rest.startswith("execve "):
             extra[data][(name, "procs")] = int(rest.split()[1]) - 1
-        elif name in ("phases", "nodes", "nodes-noasm", "cache"):
+        elif name in ("phases", "nodes", "nodes-noasm", "resolved"):
             extra[data][name] = rest
         elif name == "size":
             fn, size = rest.split()
@@ -77,10 +77,11 @@ def main():
         if "phases" in ex:
             print(f"perf flamegraph --asm (html) with -v: {ex['phases']} "
                   "(milliseconds; -v itself adds some).\n")
-        if "cache" in ex:
-            print(f"Resolved samples cache: {ex['cache']} (a flush at each "
-                  "MMAP, COMM, FORK, EXIT or KSYMBOL event; none for DWARF "
-                  "or LBR callchains).\n")
+        if "resolved" in ex:
+            print(f"Samples resolved by perf: {ex['resolved']} (frame-pointer "
+                  "callchains only; a process's MMAP, COMM, FORK or EXIT "
+                  "makes its stacks resolve again).\n")
+        targets(data, times)
         nodes = ex.get("nodes")
         sizes = [(fn, sz) for (k, fn), sz in
                  ((k, v) for k, v in ex.items() if isinstance(k, tuple))
@@ -96,42 +97,45 @@ def main():
         self_profile(os.environ["SELF"])
 
 
+def targets(data, times):
+    """The targets of make bench, from the medians of this run."""
+    def med(name, i):
+        t = times.get((data, name))
+        return statistics.median(x[i] for x in t) if t else None
+
+    asm, plain = med("flamegraph --asm (json)", 0), med("flamegraph", 0)
+    script, py = med("perf script", 0), med("flamegraph.py (json)", 1)
+    asm_cpu, rss = med("flamegraph --asm (json)", 1), med("flamegraph --asm (json)", 2)
+    report_rss = med("report -g none", 2)
+    if None in (asm, plain, script, py, asm_cpu, rss, report_rss):
+        return
+    rows = [
+        ("--asm (json) wall / perf script wall", f"{asm / script:.2f}", "<= 0.70"),
+        ("--asm (json) wall / without --asm", f"{asm / plain:.2f}", "<= 1.30"),
+        ("flamegraph.py CPU / --asm (json) CPU", f"{py / asm_cpu:.1f}", ">= 12"),
+        ("--asm (json) peak RSS / report -g none's", f"{rss / report_rss:.2f}", "<= 1.00"),
+    ]
+    print("| target | this run | wanted |")
+    print("|---|---:|---:|")
+    for what, got, want in rows:
+        print(f"| {what} | {got} | {want} |")
+    print()
+
+
 # What perf flamegraph --asm calls, and perf's own code under it.
 PARTS = [
-    ("perf_session__process_events", "reading and resolving events (main thread)"),
+    ("perf_session__process_events", "reading and resolving events"),
     ("machine__resolve", "resolving the sample IP (perf)"),
     ("__thread__resolve_callchain", "resolving callchains (perf)"),
-    ("flamegraph_cache__find", "the cache of resolved samples"),
-    ("flamegraph_builder__thread", "the thread building the tree while events are read"),
-    ("flamegraph__walk", "the tree (mostly in that thread)"),
-    ("flamegraph_prefetch__thread",
-     "decoding the sampled symbols, in a third thread while events are read"),
-    ("flamegraph__annotate", "disassembly in perf (capstone, perf's disasm layer)"),
+    ("flamegraph__find_stack", "stacks and callers seen before"),
+    ("flamegraph__walk", "the tree"),
+    ("flamegraph__decode_insns", "decoding the sampled instructions"),
     ("flamegraph__add_srclines", "source lines of the hottest instructions"),
     ("flamegraph__finish", "labels, totals, sorting"),
     ("flamegraph__write_session", "writing the HTML"),
     ("perf_session__delete", "freeing perf's session"),
     ("flamegraph__exit", "freeing the tree"),
 ]
-
-
-THREADS = [
-    ("perf", "main: reading and resolving events, then labelling and writing"),
-    ("perf-fg-tree", "building the tree while events are read"),
-    ("perf-fg-decode", "decoding each sampled symbol with capstone (and, for "
-     "HTML, opening DWARF) while events are read"),
-]
-
-
-def samples_under(path, comm, fn):
-    """Samples of thread @comm with @fn on their stack, from folded."""
-    total = 0
-    for line in open(path):
-        stack, n = line.rstrip("\n").rsplit(" ", 1)
-        frames = stack.split(";")
-        if frames[0] == comm and fn in frames[1:]:
-            total += int(n)
-    return total
 
 
 def self_profile(path):
@@ -153,11 +157,9 @@ def self_profile(path):
     print("## Where perf flamegraph --asm spends its time (cc-1M)\n")
     print(f"`perf record -g` of `perf flamegraph --asm` on cc-1M, {total} "
           "samples, shown by perf flamegraph itself (the `--asm` graph is "
-          "build/bench/self.html). Shares of the run; libc's allocator and "
-          "libcapstone have no frame pointers, so their samples (the "
-          "allocator's and the decoding thread's most of all) appear "
-          "outside their callers: the table by thread after this one "
-          "counts them where they ran.\n")
+          "build/bench/self.html). Shares of the run, one thread; libc's "
+          "allocator and libcapstone have no frame pointers, so some of "
+          "their samples appear outside their callers.\n")
     print("| function | what | share |")
     print("|---|---|---:|")
     for fn, what in PARTS:
@@ -166,19 +168,9 @@ def self_profile(path):
     if comms["objdump"]:
         print(f"| (objdump) | the objdump processes, on the other CPU | "
               f"{100 * comms['objdump'] / total:.1f}% |")
-    # The threads name themselves (comms), whatever has frame pointers.
-    children = comms["objdump"] + comms["sh"]
-    main_annotate = samples_under(path, "perf", "flamegraph__annotate")
-    print("\nBy thread (every sample counted, frame pointers or not):\n")
-    print("| thread | what | share |")
-    print("|---|---|---:|")
-    for comm, what in THREADS:
-        print(f"| {comm} | {what} | {100 * comms[comm] / total:.1f}% |")
-    print(f"| objdump, sh | the objdump processes | {100 * children / total:.1f}% |")
-    dis = comms["perf-fg-decode"] + main_annotate + children
-    print(f"\nDisassembly, all of it (the decoding thread, `flamegraph__annotate` in the "
-          f"main thread, the objdump processes): {100 * dis / total:.1f}% of the "
-          "samples.")
+    dis = incl["flamegraph__decode_insns"] + comms["objdump"]
+    print(f"\nDecoding, all of it (in perf and in objdump processes): "
+          f"{100 * dis / total:.1f}% of the samples.")
     print("\nHottest functions (self):", ", ".join(
         f"`{fn}` {100 * n / total:.1f}%" for fn, n in own.most_common(10)) + ".\n")
 

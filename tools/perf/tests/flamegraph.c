@@ -58,10 +58,12 @@ struct fg_test {
 	struct machines	machines;
 	struct machine	*machine;
 	struct flamegraph fg;
+	struct symbol	*evil;		/* a name like markup, for add_samples() */
 };
 
 static int fg_test__init(struct fg_test *t)
 {
+	t->evil = NULL;
 	machines__init(&t->machines);
 	t->machine = setup_fake_machine(&t->machines);
 	if (!t->machine || flamegraph__init(&t->fg)) {
@@ -75,6 +77,8 @@ static void fg_test__exit(struct fg_test *t)
 {
 	flamegraph__exit(&t->fg);
 	machines__exit(&t->machines);
+	if (t->evil)
+		symbol__delete(t->evil);
 }
 
 /*
@@ -184,9 +188,14 @@ static const struct fake_frame perf_no_sym[] = {
  * Seven samples: two processes of perf, bash, a kernel frame, an address
  * without a symbol, and a symbol named like markup (@evil).
  */
-static int add_samples(struct fg_test *t, struct symbol *evil)
+static int add_samples(struct fg_test *t)
 {
-	if (add_sample(t, FAKE_PID_PERF1, record, 3, true, NULL, 1) ||
+	struct symbol *evil = symbol__new(FAKE_SYM_OFFSET2 + 50, 10, STB_LOCAL,
+					  STT_FUNC, "evil;name\n</script>\xad");
+
+	t->evil = evil;
+	if (!evil ||
+	    add_sample(t, FAKE_PID_PERF1, record, 3, true, NULL, 1) ||
 	    /* Another process of the same comm: the same frames. */
 	    add_sample(t, FAKE_PID_PERF2, record, 3, true, NULL, 1) ||
 	    add_sample(t, FAKE_PID_PERF1, record_other_ip, 3, true, NULL, 1) ||
@@ -214,18 +223,13 @@ static const char expected_folded[] =
 static int test__flamegraph_tree(struct test_suite *test __maybe_unused,
 				 int subtest __maybe_unused)
 {
-	struct symbol *evil = symbol__new(FAKE_SYM_OFFSET2 + 50, 10, STB_LOCAL,
-					  STT_FUNC, "evil;name\n</script>\xad");
 	struct fg_test t;
 	char *folded = NULL;
 	int err = TEST_FAIL;
 
-	TEST_ASSERT_VAL("No memory", evil);
-	if (fg_test__init(&t)) {
-		symbol__delete(evil);
+	if (fg_test__init(&t))
 		return TEST_FAIL;
-	}
-	if (!fg_check(add_samples(&t, evil) == 0, "add samples", "out of memory"))
+	if (!fg_check(add_samples(&t) == 0, "add samples", "out of memory"))
 		goto out;
 	if (!fg_check(t.fg.nr_samples == 7 && t.fg.root.total == 7, "samples",
 		      "%" PRIu64 " added, %" PRIu64 " in the tree",
@@ -249,25 +253,19 @@ static int test__flamegraph_tree(struct test_suite *test __maybe_unused,
 out:
 	free(folded);
 	fg_test__exit(&t);
-	symbol__delete(evil);
 	return err;
 }
 
 static int test__flamegraph_json(struct test_suite *test __maybe_unused,
 				 int subtest __maybe_unused)
 {
-	struct symbol *evil = symbol__new(FAKE_SYM_OFFSET2 + 50, 10, STB_LOCAL,
-					  STT_FUNC, "evil;name\n</script>\xad");
 	char *json = NULL, *html = NULL;
 	struct fg_test t;
 	int err = TEST_FAIL;
 
-	TEST_ASSERT_VAL("No memory", evil);
-	if (fg_test__init(&t)) {
-		symbol__delete(evil);
+	if (fg_test__init(&t))
 		return TEST_FAIL;
-	}
-	if (!fg_check(add_samples(&t, evil) == 0, "add samples", "out of memory"))
+	if (!fg_check(add_samples(&t) == 0, "add samples", "out of memory"))
 		goto out;
 	json = write_to_string(&t.fg, FLAMEGRAPH_JSON, NULL);
 	html = write_to_string(&t.fg, FLAMEGRAPH_HTML, NULL);
@@ -297,7 +295,6 @@ out:
 	free(json);
 	free(html);
 	fg_test__exit(&t);
-	symbol__delete(evil);
 	return err;
 }
 
@@ -308,8 +305,6 @@ out:
 static int test__flamegraph_html(struct test_suite *test __maybe_unused,
 				 int subtest __maybe_unused)
 {
-	struct symbol *evil = symbol__new(FAKE_SYM_OFFSET2 + 50, 10, STB_LOCAL,
-					  STT_FUNC, "evil;name\n</script>\xad");
 	struct flamegraph_info info = {
 		.title	 = "t<i>tle",
 		.input	 = "in.data",
@@ -321,12 +316,9 @@ static int test__flamegraph_html(struct test_suite *test __maybe_unused,
 	int err = TEST_FAIL, nr_scripts = 0;
 	struct fg_test t;
 
-	TEST_ASSERT_VAL("No memory", evil);
-	if (fg_test__init(&t)) {
-		symbol__delete(evil);
+	if (fg_test__init(&t))
 		return TEST_FAIL;
-	}
-	if (!fg_check(add_samples(&t, evil) == 0, "add samples", "out of memory"))
+	if (!fg_check(add_samples(&t) == 0, "add samples", "out of memory"))
 		goto out;
 	buf = write_to_string(&t.fg, FLAMEGRAPH_HTML, &info);
 	if (!fg_check(buf, "written", "out of memory"))
@@ -362,7 +354,6 @@ static int test__flamegraph_html(struct test_suite *test __maybe_unused,
 out:
 	free(buf);
 	fg_test__exit(&t);
-	symbol__delete(evil);
 	return err;
 }
 
