@@ -203,25 +203,22 @@ static bool flamegraph_asm__readable(struct dso *dso, struct machine *machine,
 }
 
 /*
- * Decode @insn in-process.  Return: 0, or -ENOEXEC when capstone can't,
- * -ENOMEM.
+ * perf annotate's line for @insn, its @len bytes at @code, in @line.
+ * Return: false where capstone can't decode it.
  */
-static int flamegraph_asm__capstone_insn(struct flamegraph_asm *fa,
-					 struct flamegraph_insn *insn,
-					 const u8 *code, size_t len)
+static bool flamegraph_asm__capstone_line(struct flamegraph_asm *fa,
+					  struct flamegraph_insn *insn,
+					  const u8 *code, size_t len,
+					  char *line, size_t size)
 {
 	struct disasm_capstone *dc;
-	char line[512];
 
 	dc = flamegraph_asm__capstone(fa, dso__is_64_bit(map__dso(insn->ms.map)));
 	if (!dc)
-		return -ENOEXEC;
+		return false;
 	fa->args.ms = insn->ms;
-	if (disasm_capstone__line(dc, &fa->args, code, len, insn->objdump_addr,
-				  line, sizeof(line)) <= 0)
-		return -ENOEXEC;
-	fa->nr_decoded++;
-	return flamegraph_insn__set_text(insn, line);
+	return disasm_capstone__line(dc, &fa->args, code, len, insn->objdump_addr,
+				     line, size) > 0;
 }
 
 /* Find the instruction objdump printed at @addr, by binary search. */
@@ -269,11 +266,11 @@ static int flamegraph_asm__objdump_line(struct flamegraph_asm *fa, char *line)
 
 /*
  * Run objdump over [@start, @end) of @file and keep the text of the
- * instructions asked for.  Return: 0, -ENOMEM, or -ECHILD when objdump
- * could not be started.
+ * instructions asked for; *@ran says whether it could be started.
+ * Return: 0, -ENOMEM.
  */
 static int flamegraph_asm__objdump_run(struct flamegraph_asm *fa, const char *file,
-				       u64 start, u64 end)
+				       u64 start, u64 end, bool *ran)
 {
 	char start_opt[32], stop_opt[32];
 	const char *argv[12];
@@ -305,14 +302,16 @@ static int flamegraph_asm__objdump_run(struct flamegraph_asm *fa, const char *fi
 	pr_debug("perf flamegraph: executing %s %s %s %s\n", argv[0], start_opt,
 		 stop_opt, file);
 	fa->nr_objdumps++;
+	*ran = false;
 	if (start_command(&cmd))
-		return -ECHILD;
+		return 0;
 	out = fdopen(cmd.out, "r");
 	if (!out) {
 		close(cmd.out);
 		finish_command(&cmd);
-		return -ECHILD;
+		return 0;
 	}
+	*ran = true;
 	while (!err && getline(&line, &len, out) > 0)
 		err = flamegraph_asm__objdump_line(fa, line);
 	free(line);
@@ -340,7 +339,7 @@ static int flamegraph_asm__objdump(struct flamegraph_asm *fa)
 	const char *objdump = annotate_opts.objdump_path ?: "objdump";
 	char file[PATH_MAX], tmp[KMOD_DECOMP_LEN];
 	struct kcore_extract kce = { .kcore_filename = file, };
-	bool decomp = false, extract = false;
+	bool decomp = false, extract = false, ran = true;
 	size_t next = 0, tried = SIZE_MAX, nr_missed;
 	int err = 0;
 
@@ -367,17 +366,17 @@ static int flamegraph_asm__objdump(struct flamegraph_asm *fa)
 		snprintf(file, sizeof(file), "%s", tmp);
 	}
 
-	while (!err) {
+	while (!err && ran) {
 		while (next < fa->nr_objdump && fa->objdump[next]->text)
 			next++;
 		if (next == fa->nr_objdump || next == tried)
 			break;
 		tried = next;
-		err = flamegraph_asm__objdump_run(fa, file, fa->objdump[next]->objdump_addr, end);
+		err = flamegraph_asm__objdump_run(fa, file, fa->objdump[next]->objdump_addr,
+						  end, &ran);
 	}
-	if (err == -ECHILD) {
+	if (!ran) {
 		flamegraph_asm__warn(fa, first, "cannot run %s", objdump);
-		err = 0;
 	} else if (!err && next < fa->nr_objdump) {
 		for (nr_missed = 0; next < fa->nr_objdump; next++)
 			nr_missed += !fa->objdump[next]->text;
@@ -463,7 +462,7 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	struct dso *dso = first->ms.map ? map__dso(first->ms.map) : NULL;
 	struct machine *machine = maps__machine(first->ms.maps);
 	u8 code[FLAMEGRAPH_INSN_MAX];
-	char why[PATH_MAX + 128];
+	char why[PATH_MAX + 128], line[512];
 	size_t i;
 	int err = 0;
 
@@ -489,11 +488,12 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 		if (fa->decoder == FLAMEGRAPH_DECODE_CAPSTONE)
 			len = dso__data_read_offset(dso, machine, insns[i]->addr,
 						    code, sizeof(code));
-		err = len > 0 ? flamegraph_asm__capstone_insn(fa, insns[i], code, len) :
-				-ENOEXEC;
-		if (err == -ENOEXEC) {
+		if (len > 0 && flamegraph_asm__capstone_line(fa, insns[i], code, len,
+							     line, sizeof(line))) {
+			fa->nr_decoded++;
+			err = flamegraph_insn__set_text(insns[i], line);
+		} else {
 			fa->objdump[fa->nr_objdump++] = insns[i];
-			err = 0;
 		}
 	}
 	if (!err && fa->nr_objdump)

@@ -212,6 +212,12 @@ PY
 	re+="finds no instruction at the sample IP 0x[0-9a-f]*; the leaf is the instruction "
 	re+="that starts there$"
 	test "$(grep -c "${re}" "$d/d.err")" -eq 1
+	# objdump, which starts at the first loop and goes out of step over
+	# the data, runs again from the second loop: the same leaves.
+	perf flamegraph -i "$d/d.data" --asm --objdump objdump -o "$d/o.json" 2> "$d/o.err"
+	fg_check --data "$d/d.data" --json "$d/o.json" --dso dic --objdump-binary "$d/dic"
+	refute grep -q "Warning: .*dic:" "$d/o.err"
+	test "$(leaf_addrs "$d/o.json" dic)" = "$(leaf_addrs "$d/d.json" dic)"
 }
 
 test_ranges() {

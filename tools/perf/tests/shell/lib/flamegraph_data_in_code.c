@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A workload for perf flamegraph's test of data in code (x86-64 only):
- * datafn(), in hand-written assembly, jumps over two bytes that start a
- * 10-byte movabs, which swallows the first bytes of its hot loop.  A
- * sweep from the symbol's start, as perf annotate decodes it, goes out
- * of step and finds no instruction at the loop's addresses; the
- * instructions that run are those decoded from the sample IPs.
+ * datafn(), in hand-written assembly, runs a first loop, then jumps over
+ * two bytes that start a 10-byte movabs, which swallows the first bytes
+ * of its second loop.  A sweep from the symbol's start, as perf annotate
+ * and objdump decode it, goes out of step and finds no instruction at
+ * the second loop's addresses; the instructions that run are those
+ * decoded from the sample IPs.
  */
 #include <stdlib.h>
 
@@ -15,6 +16,10 @@ asm(".text\n"
 	".globl datafn\n"
 	".type datafn, @function\n"
 	"datafn:\n"
+	"\tmovq\t%rdi, %rcx\n"
+	"\tshrq\t$2, %rcx\n"
+	"0:\tsubq\t$1, %rcx\n"
+	"\tjnz\t0b\n"
 	"\txorl\t%eax, %eax\n"
 	"\tjmp\t1f\n"
 	"\t.byte\t0x48, 0xb8\n"	/* movabs $imm64, %rax: 8 bytes more */
