@@ -25,7 +25,6 @@
 #include "util/map.h"
 #include "util/path.h"
 #include "util/session.h"
-#include "util/strbuf.h"
 #include "util/symbol.h"
 #include "util/thread.h"
 #include "util/time-utils.h"
@@ -458,59 +457,6 @@ static int process_feature_event(struct perf_session *session,
 	return 0;
 }
 
-/* Samples that ended in kernel code without a kernel map. */
-static u64 flamegraph_node__kernel_unmapped(const struct flamegraph_node *node)
-{
-	u64 nr = node->kernel && !node->dso && node->kind != FLAMEGRAPH_FUNC ?
-		 node->self : 0;
-	u32 i;
-
-	for (i = 0; i < node->nr_children; i++)
-		nr += flamegraph_node__kernel_unmapped(node->sorted[i]);
-	return nr;
-}
-
-/*
- * Read whole with strbuf_read(): filename__read_str() stops at the first
- * byte >= 0x80, and the d3-flame-graph template holds UTF-8.
- */
-static int perf_flamegraph__read_template(struct perf_flamegraph *pfg)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
-	int fd;
-
-	if (pfg->format != FLAMEGRAPH_HTML) {
-		pr_err("--template: only for html output\n");
-		return -EINVAL;
-	}
-	fd = open(pfg->template_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		pr_err("--template %s: %s\n", pfg->template_path, strerror(errno));
-		goto out_err;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		pr_err("--template %s: is a directory\n", pfg->template_path);
-		goto out_err;
-	}
-	if (strbuf_read(&sb, fd, st.st_size) < 0) {
-		pr_err("--template %s: cannot read it\n", pfg->template_path);
-		goto out_err;
-	}
-	close(fd);
-	pfg->template = strbuf_detach(&sb, NULL);
-	if (!strstr(pfg->template, "/** @flamegraph_json **/")) {
-		pr_err("--template %s: no /** @flamegraph_json **/ in it to replace\n",
-		       pfg->template_path);
-		return -EINVAL;
-	}
-	return 0;
-out_err:
-	if (fd >= 0)
-		close(fd);
-	strbuf_release(&sb);
-	return -EINVAL;
-}
 
 /*
  * perf's ui_progress on a plain terminal: one line, rewritten in place,
@@ -558,7 +504,7 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 {
 	const char *event = pfg->evsel ? evsel__name(pfg->evsel) : "no event";
-	u64 unmapped = flamegraph_node__kernel_unmapped(&pfg->fg.root);
+	u64 unmapped = flamegraph__kernel_unmapped(&pfg->fg);
 
 	/*
 	 * perf record finds no kernel map when /proc/kallsyms hides the
@@ -566,8 +512,8 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 	 * have no names.
 	 */
 	if (unmapped)
-		pr_warning("Warning: %" PRIu64 " kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
-			   unmapped);
+		pr_warning("Warning: %llu kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
+			   (unsigned long long)unmapped);
 	if (quiet)
 		return;
 	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
@@ -647,8 +593,9 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	pr_debug("perf flamegraph: phases (ms): events %.1f, disassembly %.1f, finish %.1f, write %.1f\n",
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
 		 (t[4] - t[3]) / 1e6);
-	pr_debug("perf flamegraph: %" PRIu64 " samples resolved (%" PRIu64 " of them under callers seen before), the others counted where a sample of the same stack went\n",
-		 pfg->nr_resolved, pfg->nr_by_callers);
+	pr_debug("perf flamegraph: %llu samples resolved (%llu of them under callers seen before), the others counted where a sample of the same stack went\n",
+		 (unsigned long long)pfg->nr_resolved,
+		 (unsigned long long)pfg->nr_by_callers);
 	perf_flamegraph__summary(pfg);
 	return 0;
 }
@@ -756,8 +703,14 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	}
 	ret = flamegraph__parse_format(pfg.format_str, pfg.output, &pfg.format);
-	if (!ret && pfg.template_path)
-		ret = perf_flamegraph__read_template(&pfg);
+	if (!ret && pfg.template_path) {
+		if (pfg.format != FLAMEGRAPH_HTML) {
+			pr_err("--template: only for html output\n");
+			ret = -EINVAL;
+		} else {
+			ret = flamegraph__read_template(pfg.template_path, &pfg.template);
+		}
+	}
 	if (ret)
 		goto out;
 	if (disassembler_style) {

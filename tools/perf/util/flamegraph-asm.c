@@ -176,15 +176,18 @@ static bool flamegraph_asm__readable(struct dso *dso, struct machine *machine,
 
 	if (dso__kernel(dso) != DSO_SPACE__USER &&
 	    dso__symtab_type(dso) == DSO_BINARY_TYPE__KALLSYMS && !dso__is_kcore(dso)) {
-		scnprintf(why, size, "no vmlinux or kcore to read the kernel's code from (use -k, or perf record --kcore)");
+		scnprintf(why, size,
+			  "no vmlinux or kcore to read the kernel's code from (use -k, or perf record --kcore)");
 		return false;
 	}
 	if (is_perf_pid_map_name(dso__long_name(dso))) {
-		scnprintf(why, size, "JIT code in anonymous memory, of which the recording has no image (perf inject --jit makes one from a jitdump)");
+		scnprintf(why, size,
+			  "JIT code in anonymous memory, of which the recording has no image (perf inject --jit makes one from a jitdump)");
 		return false;
 	}
 	if (dso__data_read_offset(dso, machine, 0, &byte, 1) != 1) {
-		scnprintf(why, size, "its code can't be read: the binary is neither at its path nor in the build-id cache");
+		scnprintf(why, size,
+			  "its code can't be read: the binary is neither at its path nor in the build-id cache");
 		return false;
 	}
 	if (!dso__has_build_id(dso) ||

@@ -463,6 +463,44 @@ int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
 static const char flamegraph_json_marker[] = "/** @flamegraph_json **/";
 static const char options_json_marker[] = "/** @options_json **/";
 
+/*
+ * Read whole with strbuf_read(): filename__read_str() stops at the first
+ * byte >= 0x80, and the d3-flame-graph template holds UTF-8.
+ */
+int flamegraph__read_template(const char *path, char **tmpl)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		pr_err("--template %s: %s\n", path, strerror(errno));
+		goto out_err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		pr_err("--template %s: is a directory\n", path);
+		goto out_err;
+	}
+	if (strbuf_read(&sb, fd, st.st_size) < 0) {
+		pr_err("--template %s: cannot read it\n", path);
+		goto out_err;
+	}
+	close(fd);
+	*tmpl = strbuf_detach(&sb, NULL);
+	if (!strstr(*tmpl, flamegraph_json_marker)) {
+		pr_err("--template %s: no %s in it to replace\n", path,
+		       flamegraph_json_marker);
+		return -EINVAL;
+	}
+	return 0;
+out_err:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
 int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
 			       const char *tmpl,
 			       const struct flamegraph_info *info)

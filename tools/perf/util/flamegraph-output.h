@@ -112,6 +112,17 @@ int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
 			   const struct flamegraph_info *info);
 
 /**
+ * flamegraph__read_template - read a d3-flame-graph HTML template
+ * @path: the template's file (--template)
+ * @tmpl: set to its text, to free()
+ *
+ * Return: 0, or -EINVAL after one line that names the problem: the file
+ * can't be read, is a directory, or has no "/\*\* @flamegraph_json **\/"
+ * to replace.
+ */
+int flamegraph__read_template(const char *path, char **tmpl);
+
+/**
  * flamegraph__write_template - fill in a d3-flame-graph HTML template
  * @fg: a finished flame graph
  * @fp: output stream

@@ -544,6 +544,22 @@ void flamegraph__forget_stacks(struct flamegraph *fg, s32 pid)
 		process->generation++;
 }
 
+static u64 flamegraph_node__kernel_unmapped(const struct flamegraph_node *node)
+{
+	u64 nr = node->kernel && !node->dso && node->kind != FLAMEGRAPH_FUNC ?
+		 node->self : 0;
+	u32 i;
+
+	for (i = 0; i < node->nr_children; i++)
+		nr += flamegraph_node__kernel_unmapped(node->sorted[i]);
+	return nr;
+}
+
+u64 flamegraph__kernel_unmapped(const struct flamegraph *fg)
+{
+	return flamegraph_node__kernel_unmapped(&fg->root);
+}
+
 const char *flamegraph_node__dso_name(const struct flamegraph_node *node)
 {
 	return node->dso ? dso__short_name(node->dso) : NULL;

@@ -323,6 +323,17 @@ void flamegraph__forget_stacks(struct flamegraph *fg, s32 pid);
 int flamegraph__finish(struct flamegraph *fg);
 
 /**
+ * flamegraph__kernel_unmapped - samples that ended in kernel code with no map
+ * @fg: a finished flame graph
+ *
+ * perf record finds no kernel map when /proc/kallsyms hides the kernel's
+ * addresses (kernel.kptr_restrict): such samples have no names.
+ *
+ * Return: their number.
+ */
+u64 flamegraph__kernel_unmapped(const struct flamegraph *fg);
+
+/**
  * flamegraph_frame__is_kernel - whether a callchain entry is kernel code
  * @machine: the machine of the sample
  * @map: the entry's map, or NULL when the address is in none
