@@ -85,4 +85,7 @@ PY
 done
 
 echo "  TESTS  the tests of the whole series"
+# The tests' copies are not links into this repository: say where the
+# foreign profiles are, as the tests find them from a link.
+export FLAMEGRAPH_PROFILES=${FLAMEGRAPH_PROFILES:-$top/../shared/profiles}
 "$top/scripts/run-tests.sh" "$obj/perf" "$work/tools/perf"
