@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <linux/align.h>
 #include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
@@ -109,6 +112,41 @@ static bool flamegraph_stack_key__equal(const struct flamegraph_stack_key *a,
 	       !memcmp(a->ips, b->ips, a->nr * sizeof(*a->ips));
 }
 
+/*
+ * An arena, as perf has no container for it: the tree's nodes,
+ * instructions and stacks, read at random and never freed one by one,
+ * live in 2 MB chunks that transparent huge pages may back (fewer TLB
+ * misses), and go all at once.
+ */
+#define FLAMEGRAPH_CHUNK_SIZE	(2UL << 20)
+
+struct flamegraph_chunk {
+	struct flamegraph_chunk	*next;
+	size_t			used;
+};
+
+static void *flamegraph__zalloc(struct flamegraph *fg, size_t size)
+{
+	struct flamegraph_chunk *chunk = fg->chunks;
+	size_t need = ALIGN(size, 16), head = ALIGN(sizeof(*chunk), 16);
+	void *p;
+
+	if (!chunk || chunk->used + need > FLAMEGRAPH_CHUNK_SIZE) {
+		size_t chunk_size = max(FLAMEGRAPH_CHUNK_SIZE, head + need);
+
+		if (posix_memalign(&p, FLAMEGRAPH_CHUNK_SIZE, chunk_size))
+			return NULL;
+		madvise(p, chunk_size, MADV_HUGEPAGE);
+		chunk = p;
+		chunk->next = fg->chunks;
+		chunk->used = head;
+		fg->chunks = chunk;
+	}
+	p = (char *)chunk + chunk->used;
+	chunk->used += need;
+	return memset(p, 0, size);
+}
+
 int flamegraph__init(struct flamegraph *fg)
 {
 	memset(fg, 0, sizeof(*fg));
@@ -151,7 +189,6 @@ static void flamegraph_node__delete(struct flamegraph_node *node)
 	map_symbol__exit(&node->ms);
 	free(node->comm);
 	free(node->label);
-	free(node);
 }
 
 /* A hashmap whose keys or values are pointers, or NULL or an error. */
@@ -172,15 +209,10 @@ void flamegraph__exit(struct flamegraph *fg)
 		map_symbol__exit(&fg->insns[i]->ms);
 		free(fg->insns[i]->text);
 		free(fg->insns[i]->srcline);
-		free(fg->insns[i]);
 	}
 	zfree(&fg->insns);
 	fg->nr_insns = 0;
 	fg->alloc_insns = 0;
-	if (!IS_ERR_OR_NULL(fg->stacks)) {
-		hashmap__for_each_entry(fg->stacks, cur, bkt)
-			free(cur->pvalue);
-	}
 	if (!IS_ERR_OR_NULL(fg->generations)) {
 		hashmap__for_each_entry(fg->generations, cur, bkt)
 			free(cur->pvalue);
@@ -195,6 +227,12 @@ void flamegraph__exit(struct flamegraph *fg)
 	fg->stacks = NULL;
 	fg->generations = NULL;
 	fg->warned = NULL;
+	while (fg->chunks) {
+		struct flamegraph_chunk *chunk = fg->chunks;
+
+		fg->chunks = chunk->next;
+		free(chunk);
+	}
 }
 
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
@@ -263,7 +301,7 @@ static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
 		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
 
-	node = zalloc(sizeof(*node));
+	node = flamegraph__zalloc(fg, sizeof(*node));
 	if (!node)
 		return NULL;
 	node->kind = key->kind;
@@ -275,10 +313,8 @@ static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
 	node->children = RB_ROOT;
 	if (key->comm) {
 		node->comm = strdup(key->comm);
-		if (!node->comm) {
-			free(node);
+		if (!node->comm)
 			return NULL;
-		}
 	}
 	rb_link_node(&node->rb_node, rb_parent, p);
 	rb_insert_color(&node->rb_node, &parent->children);
@@ -340,7 +376,7 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 		fg->insns = p;
 		fg->alloc_insns = alloc;
 	}
-	insn = zalloc(sizeof(*insn));
+	insn = flamegraph__zalloc(fg, sizeof(*insn));
 	if (!insn)
 		return NULL;
 	*insn = probe;
@@ -350,7 +386,6 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 	insn->objdump_addr = map ? map__rip_2objdump(map, insn->addr) : insn->addr;
 	if (hashmap__append(fg->insn_index, hash, insn)) {
 		map_symbol__exit(&insn->ms);
-		free(insn);
 		return NULL;
 	}
 	fg->insns[fg->nr_insns++] = insn;
@@ -382,7 +417,7 @@ static struct flamegraph_node *flamegraph__insn_leaf(struct flamegraph *fg,
 			return leaf;
 	}
 	insn = flamegraph__insn(fg, frame);
-	leaf = insn ? zalloc(sizeof(*leaf)) : NULL;
+	leaf = insn ? flamegraph__zalloc(fg, sizeof(*leaf)) : NULL;
 	if (!leaf)
 		return NULL;
 	leaf->kind = FLAMEGRAPH_INSN;
@@ -393,10 +428,8 @@ static struct flamegraph_node *flamegraph__insn_leaf(struct flamegraph *fg,
 	leaf->children = RB_ROOT;
 	leaf->insn = insn;
 	leaf->objdump_addr = insn->objdump_addr;
-	if (hashmap__append(fg->leaves, hash, leaf)) {
-		free(leaf);
+	if (hashmap__append(fg->leaves, hash, leaf))
 		return NULL;
-	}
 	leaf->next = parent->leaves;
 	parent->leaves = leaf;
 	parent->nr_children++;
@@ -508,17 +541,15 @@ struct flamegraph_stack *flamegraph__add_stack(struct flamegraph *fg,
 	struct flamegraph_stack *stack = flamegraph__stack(fg, key, hash);
 
 	if (!stack) {
-		stack = malloc(sizeof(*stack) + key->nr * sizeof(*key->ips));
+		stack = flamegraph__zalloc(fg, sizeof(*stack) + key->nr * sizeof(*key->ips));
 		if (!stack)
 			return NULL;
 		stack->key = *key;
 		stack->key.ips = stack->ips;
 		memcpy(stack->ips, key->ips, key->nr * sizeof(*key->ips));
 		stack->process = flamegraph__process(fg, key->pid);
-		if (!stack->process || hashmap__append(fg->stacks, hash, stack)) {
-			free(stack);
+		if (!stack->process || hashmap__append(fg->stacks, hash, stack))
 			return NULL;
-		}
 	}
 	stack->generation = stack->process->generation;
 	stack->all_generation = fg->generation;

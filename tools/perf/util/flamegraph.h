@@ -8,6 +8,7 @@
 #include "map_symbol.h"
 
 struct dso;
+struct flamegraph_chunk;
 struct hashmap;
 struct machine;
 struct map;
@@ -132,6 +133,7 @@ struct flamegraph_node {
  * @generations: per PID, how often its stacks were forgotten
  * @generation: how often all stacks were forgotten
  * @warned: what flamegraph__warn_once() has warned about
+ * @chunks: the memory of the nodes, instructions and stacks
  */
 struct flamegraph {
 	struct flamegraph_node	root;
@@ -147,6 +149,7 @@ struct flamegraph {
 	struct hashmap		*generations;
 	u64			generation;
 	struct hashmap		*warned;
+	struct flamegraph_chunk	*chunks;
 };
 
 /**
