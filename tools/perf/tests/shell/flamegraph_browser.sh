@@ -47,7 +47,7 @@ trap_cleanup() {
 trap trap_cleanup EXIT TERM INT
 
 # Keep the build-id cache of the test apart from the user's, and the
-# user's ~/.perfconfig out of the test: see flamegraph.sh.
+# user's ~/.perfconfig out of the test: see lib/flamegraph.sh.
 printf '[buildid]\n\tdir = %s\n' "${workdir}/buildid" > "${workdir}/perfconfig"
 export PERF_CONFIG="${workdir}/perfconfig"
 export PERF_BUILDID_DIR="${workdir}/buildid"
@@ -58,7 +58,7 @@ browser="node ${shelldir}/lib/flamegraph_browser.mjs"
 rm -rf "${artifacts}"
 mkdir -p "${artifacts}"
 
-# The workload of flamegraph.sh, with the same flags: frame pointers in
+# The workload of the flamegraph_*.sh tests, with the same flags: frame pointers in
 # leaf functions too.
 cflags="-O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 
