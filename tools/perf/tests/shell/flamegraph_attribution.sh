@@ -220,6 +220,23 @@ PY
 	test "$(leaf_addrs "$d/o.json" dic)" = "$(leaf_addrs "$d/d.json" dic)"
 }
 
+test_precise() {
+	echo "A precise event's callchain that starts in a callee: the sampled function's"
+	local d="${workdir}/precise" callee
+
+	mkdir "$d"
+	# Not PIE: mix()'s address is the one in the callchains.
+	cc -O0 -no-pie -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/fgwork" "${shelldir}"/lib/flamegraph/*.c
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/p.data" "$d/fgwork" 30 2> /dev/null
+	cp "$d/p.data" "$d/precise.data"
+	callee=$(nm "$d/fgwork" | awk '$3 == "mix" { print $1 }')
+	python3 "${shelldir}/lib/flamegraph_precise.py" "$d/precise.data" "${callee}"
+	perf flamegraph -i "$d/p.data" --asm -o "$d/p.json" 2> /dev/null
+	perf flamegraph -i "$d/precise.data" --asm -o "$d/precise.json" 2> /dev/null
+	cmp "$d/p.json" "$d/precise.json"
+}
+
 test_ranges() {
 	echo "A large function with two hot loops 7 kB apart: their instructions"
 	local syms
@@ -392,5 +409,5 @@ PY
 }
 
 run_parts test_workload test_intel_syntax test_objdump test_capstone_fallback \
-	test_data_in_code test_ranges test_srcline test_kptr_restrict \
+	test_data_in_code test_precise test_ranges test_srcline test_kptr_restrict \
 	test_annotate_perf_itself test_dwarf_callchains test_system_program test_exec

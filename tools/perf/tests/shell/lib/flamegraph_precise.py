@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Make a frame-pointer recording look like one of a precise event.
+
+With precise events the sample IP is the instruction that caused the
+event, but the kernel takes the callchain at the interrupt, which may be
+past that instruction: after a call, its top entry is the first
+instruction of the callee, and the sampled function is missing.
+
+Usage: flamegraph_precise.py PERF_DATA CALLEE
+rewrites PERF_DATA in place so that its event is precise
+(attr.precise_ip = 2) and, for every other sample whose callchain starts
+with its context marker and its IP, that entry is CALLEE, the address of
+the start of a function (a non-PIE binary's, as nm prints it).  perf
+puts the IP back (util/callchain-precise.c): the flame graph of the
+rewritten file must be the one of the original.
+
+The layout is struct perf_file_header (tools/perf/util/header.h), the
+attributes (struct perf_event_attr, then a file section of ids) and
+PERF_RECORD_SAMPLE as perf_event.h lays it out for the sample_type.
+"""
+import struct
+import sys
+
+PERF_RECORD_SAMPLE = 9
+PERF_CONTEXT_MAX = (1 << 64) - 4095
+# sample_type bits before the callchain, in the order of the record.
+SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME = 1 << 16, 1 << 0, 1 << 1, 1 << 2
+SAMPLE_ADDR, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU = 1 << 3, 1 << 6, 1 << 9, 1 << 7
+SAMPLE_PERIOD, SAMPLE_READ, SAMPLE_CALLCHAIN = 1 << 8, 1 << 4, 1 << 5
+BEFORE = [SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
+          SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD]
+
+
+def main():
+    path, callee = sys.argv[1], int(sys.argv[2], 16)
+    changed = 0
+    with open(path, "r+b") as f:
+        hdr = f.read(104)
+        if hdr[:8] != b"PERFILE2":
+            sys.exit(f"{path}: not a perf.data file")
+        attr_size, attrs_offset, attrs_size, data_offset, data_size = \
+            struct.unpack_from("<QQQQQ", hdr, 16)
+        if attrs_size != attr_size:
+            sys.exit(f"{path}: one event only")
+        f.seek(attrs_offset)
+        attr = bytearray(f.read(attr_size))
+        (sample_type,) = struct.unpack_from("<Q", attr, 24)
+        (flags,) = struct.unpack_from("<Q", attr, 40)
+        if sample_type & SAMPLE_READ or not sample_type & SAMPLE_CALLCHAIN:
+            sys.exit(f"{path}: a callchain and no read values wanted")
+        struct.pack_into("<Q", attr, 40, flags | 2 << 15)
+        f.seek(attrs_offset)
+        f.write(attr)
+        pos, end, nth = data_offset, data_offset + data_size, 0
+        while pos + 8 <= end:
+            f.seek(pos)
+            rtype, _, size = struct.unpack("<IHH", f.read(8))
+            if size < 8:
+                sys.exit(f"{path}: bad record at {pos}")
+            if rtype == PERF_RECORD_SAMPLE:
+                body = f.read(size - 8)
+                off = 8 * sum(1 for b in BEFORE if sample_type & b)
+                ip = struct.unpack_from("<Q", body, 8 if sample_type & SAMPLE_IDENTIFIER
+                                        else 0)[0]
+                (nr,) = struct.unpack_from("<Q", body, off)
+                ips = struct.unpack_from(f"<{nr}Q", body, off + 8)
+                nth += 1
+                if nr >= 2 and ips[0] >= PERF_CONTEXT_MAX and ips[1] == ip and nth % 2:
+                    f.seek(pos + 8 + off + 16)
+                    f.write(struct.pack("<Q", callee))
+                    changed += 1
+            pos += size
+    print(f"{changed} of {nth} samples' callchains made to start at {callee:#x}")
+
+
+if __name__ == "__main__":
+    main()
