@@ -62,6 +62,8 @@ struct perf_flamegraph {
 	const char		*template_path;
 	char			*template;
 	const char		*event_name;
+	const char		*weight_str;
+	enum flamegraph_weight	weight;
 	struct evsel		*evsel;
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
@@ -321,7 +323,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	addr_location__exit(&al);
 out_account:
 	if (leaf)
-		flamegraph__account(&pfg->fg, leaf, 1);
+		flamegraph__account(&pfg->fg, leaf, 1, sample->period);
 	else
 		pfg->nr_filtered++;
 	return 0;
@@ -637,6 +639,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "add the sampled instructions as leaves"),
 	OPT_STRING('e', "event", &pfg.event_name, "event",
 		   "event whose samples to show (default: the first)"),
+	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
+		   "what a frame's width sums (default: period, as perf report's Overhead)"),
 	OPT_INTEGER(0, "max-stack", &pfg.max_stack,
 		    "maximum number of callchain entries to use"),
 	OPT_STRING('c', "comms", &symbol_conf.comm_list_str, "comm[,comm...]",
@@ -697,6 +701,13 @@ int cmd_flamegraph(int argc, const char **argv)
 	else if (verbose <= 0 && isatty(STDERR_FILENO))
 		ui_progress__ops = &stderr_progress__ops;
 
+	if (pfg.weight_str && !strcmp(pfg.weight_str, "samples")) {
+		pfg.weight = FLAMEGRAPH_WEIGHT_SAMPLES;
+	} else if (pfg.weight_str && strcmp(pfg.weight_str, "period")) {
+		pr_err("--weight %s: use period or samples\n", pfg.weight_str);
+		ret = -EINVAL;
+		goto out;
+	}
 	if (pfg.max_stack < 1) {
 		pr_err("--max-stack %d: use at least 1\n", pfg.max_stack);
 		ret = -EINVAL;
@@ -774,7 +785,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	pfg.tool.feature	 = process_feature_event;
 	pfg.tool.ordering_requires_timestamps = true;
 
-	ret = flamegraph__init(&pfg.fg);
+	ret = flamegraph__init(&pfg.fg, pfg.weight);
 	if (ret)
 		goto out;
 	pfg.session = perf_session__new(&data, &pfg.tool);

@@ -61,16 +61,21 @@ struct fg_test {
 	struct symbol	*evil;		/* a name like markup, for add_samples() */
 };
 
-static int fg_test__init(struct fg_test *t)
+static int fg_test__init_weight(struct fg_test *t, enum flamegraph_weight weight)
 {
 	t->evil = NULL;
 	machines__init(&t->machines);
 	t->machine = setup_fake_machine(&t->machines);
-	if (!t->machine || flamegraph__init(&t->fg)) {
+	if (!t->machine || flamegraph__init(&t->fg, weight)) {
 		machines__exit(&t->machines);
 		return -1;
 	}
 	return 0;
+}
+
+static int fg_test__init(struct fg_test *t)
+{
+	return fg_test__init_weight(t, FLAMEGRAPH_WEIGHT_PERIOD);
 }
 
 static void fg_test__exit(struct fg_test *t)
@@ -82,12 +87,14 @@ static void fg_test__exit(struct fg_test *t)
 }
 
 /*
- * Add @nr_samples samples of @pid: @ffs outermost first, the last one is
- * the sample IP; with @insn an instruction leaf; @sym_override names the
- * sampled function instead of the fake machine's symbol.
+ * Add @nr_samples samples of @pid, whose periods sum to @period: @ffs
+ * outermost first, the last one is the sample IP; with @insn an
+ * instruction leaf; @sym_override names the sampled function instead of
+ * the fake machine's symbol.
  */
-static int add_sample(struct fg_test *t, pid_t pid, const struct fake_frame *ffs,
-		      int nr, bool insn, struct symbol *sym_override, u64 nr_samples)
+static int add_sample_period(struct fg_test *t, pid_t pid, const struct fake_frame *ffs,
+			     int nr, bool insn, struct symbol *sym_override,
+			     u64 nr_samples, u64 period)
 {
 	struct thread *thread = machine__findnew_thread(t->machine, pid, pid);
 	struct flamegraph_frame frames[8];
@@ -111,11 +118,19 @@ static int add_sample(struct fg_test *t, pid_t pid, const struct fake_frame *ffs
 	leaf = flamegraph__leaf(&t->fg, thread__comm_str(thread), frames, nr,
 				insn ? &frames[nr - 1] : NULL);
 	if (leaf)
-		flamegraph__account(&t->fg, leaf, nr_samples);
+		flamegraph__account(&t->fg, leaf, nr_samples, period);
 	for (i = 0; i < nr; i++)
 		addr_location__exit(&al[i]);
 	thread__put(thread);
 	return leaf ? 0 : -1;
+}
+
+/* As add_sample_period(), each sample of period 1. */
+static int add_sample(struct fg_test *t, pid_t pid, const struct fake_frame *ffs,
+		      int nr, bool insn, struct symbol *sym_override, u64 nr_samples)
+{
+	return add_sample_period(t, pid, ffs, nr, insn, sym_override, nr_samples,
+				 nr_samples);
 }
 
 /*
@@ -146,13 +161,13 @@ static char *write_to_string(struct flamegraph *fg, enum flamegraph_format fmt,
 
 /* Is there a leaf with these keys, in the order the JSON writer uses? */
 static bool json_has_leaf(const char *json, const char *n, const char *l,
-			  int v, const char *k, const char *d, const char *a)
+			  int v, int s, const char *k, const char *d, const char *a)
 {
 	char node[256];
 
 	snprintf(node, sizeof(node),
-		 "{\"n\":\"%s\",\"l\":\"%s\",\"v\":%d,\"k\":\"%s\",\"d\":\"%s\",\"a\":\"%s\",\"c\":[]}",
-		 n, l, v, k, d, a);
+		 "{\"n\":\"%s\",\"l\":\"%s\",\"v\":%d,\"s\":%d,\"k\":\"%s\",\"d\":\"%s\",\"a\":\"%s\",\"c\":[]}",
+		 n, l, v, s, k, d, a);
 	return strstr(json, node);
 }
 
@@ -256,6 +271,10 @@ out:
 	return err;
 }
 
+/* The root node of an empty-period graph, as flamegraph__write() starts it. */
+static const char json_root[] =
+	"{\"n\":\"all\",\"l\":\"\",\"v\":0,\"s\":0,\"weight\":\"period\",\"k\":\"root\",";
+
 static int test__flamegraph_json(struct test_suite *test __maybe_unused,
 				 int subtest __maybe_unused)
 {
@@ -271,17 +290,16 @@ static int test__flamegraph_json(struct test_suite *test __maybe_unused,
 	html = write_to_string(&t.fg, FLAMEGRAPH_HTML, NULL);
 	if (!fg_check(json && html, "written", "out of memory"))
 		goto out;
-	if (!fg_check(strstarts(json, "{\"n\":\"all\",\"l\":\"\",\"v\":0,\"k\":\"root\","), "root",
-		      "%.80s", json))
+	if (!fg_check(strstarts(json, json_root), "root", "%.80s", json))
 		goto out;
 	if (!fg_check(strstr(json, "\"n\":\"evil;name\\n</script>\\ufffd\""),
 		      "hostile name, valid UTF-8", "%s", json))
 		goto out;
-	if (!fg_check(json_has_leaf(json, "sys_perf_event_open", "kernel", 1, "func",
+	if (!fg_check(json_has_leaf(json, "sys_perf_event_open", "kernel", 1, 1, "func",
 				    "[kernel]", "0x384"),
 		      "kernel frame", "%s", json))
 		goto out;
-	if (!fg_check(json_has_leaf(json, "[0x388]", "", 2, "insn", "perf", "0x388"),
+	if (!fg_check(json_has_leaf(json, "[0x388]", "", 2, 2, "insn", "perf", "0x388"),
 		      "instruction leaf", "%s", json))
 		goto out;
 	if (!fg_check(!strchr(html, '<') && !strchr(html, '>') && !strchr(html, '&'),
@@ -388,7 +406,7 @@ static int test__flamegraph_insns(struct test_suite *test __maybe_unused,
 	if (!fg_check(at4, "instruction at cmd_record+4", "not found"))
 		goto out;
 	flamegraph__count_insns(&t.fg);
-	if (!fg_check(at4->samples == 5, "its samples", "%" PRIu64, at4->samples))
+	if (!fg_check(at4->weight == 5, "its weight", "%" PRIu64, at4->weight))
 		goto out;
 	if (!fg_check(at4->ms.sym && !strcmp(at4->ms.sym->name, "cmd_record"), "its symbol", "%s",
 		      at4->ms.sym ? at4->ms.sym->name : "none"))
@@ -517,7 +535,7 @@ static int test__flamegraph_many(struct test_suite *test __maybe_unused,
 	int i, c, round, nr, err = TEST_FAIL;
 	struct flamegraph fg;
 
-	if (flamegraph__init(&fg))
+	if (flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD))
 		return TEST_FAIL;
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < MANY_CHILDREN; i++) {
@@ -526,7 +544,7 @@ static int test__flamegraph_many(struct test_suite *test __maybe_unused,
 				leaf = flamegraph__leaf(&fg, comms[c], &frame, 1, &insn);
 				if (!fg_check(leaf, "add", "out of memory"))
 					goto out;
-				flamegraph__account(&fg, leaf, c + 1);
+				flamegraph__account(&fg, leaf, c + 1, c + 1);
 			}
 		}
 	}
@@ -580,6 +598,73 @@ out:
 	return err;
 }
 
+/*
+ * Frames sum their samples' periods, as perf report's Overhead, and
+ * count the samples beside; or, weighed by samples, count them alone.
+ */
+static int test__flamegraph_weight(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	static const enum flamegraph_weight weights[] = {
+		FLAMEGRAPH_WEIGHT_PERIOD, FLAMEGRAPH_WEIGHT_SAMPLES,
+	};
+	static const char * const expected[] = {
+		"perf;main (perf+0x2bc);run_command;cmd_record;[0x388] 1000\n"
+		"perf;main (perf+0x2bc);run_command;cmd_record;[0x38c] 30\n",
+		"perf;main (perf+0x2bc);run_command;cmd_record;[0x388] 1\n"
+		"perf;main (perf+0x2bc);run_command;cmd_record;[0x38c] 3\n",
+	};
+	static const char * const leaves[] = {
+		"{\"n\":\"[0x388]\",\"l\":\"\",\"v\":1000,\"s\":1,",
+		"{\"n\":\"[0x388]\",\"l\":\"\",\"v\":1,\"s\":1,",
+	};
+	char *folded = NULL, *json = NULL;
+	int err = TEST_FAIL;
+	struct fg_test t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(weights); i++) {
+		bool by_period = weights[i] == FLAMEGRAPH_WEIGHT_PERIOD;
+		u64 total = by_period ? 6030 : 5;
+
+		if (fg_test__init_weight(&t, weights[i]))
+			return TEST_FAIL;
+		if (!fg_check(!add_sample_period(&t, FAKE_PID_PERF1, record, 3, true,
+						 NULL, 1, 1000) &&
+			      !add_sample_period(&t, FAKE_PID_PERF1, record_other_ip, 3,
+						 true, NULL, 3, 30) &&
+			      !add_sample_period(&t, FAKE_PID_BASH, bash_malloc, 3, false,
+						 NULL, 1, 5000) &&
+			      !flamegraph__finish(&t.fg), "add samples", "out of memory"))
+			goto out;
+		if (!fg_check(t.fg.nr_samples == 5 && t.fg.root.total_samples == 5 &&
+			      t.fg.root.total == total, "totals",
+			      "%s: %" PRIu64 " samples, %" PRIu64 " in the tree, total %" PRIu64,
+			      flamegraph_weight__name(weights[i]), t.fg.nr_samples,
+			      t.fg.root.total_samples, t.fg.root.total))
+			goto out;
+		folded = write_to_string(&t.fg, FLAMEGRAPH_FOLDED, NULL);
+		json = write_to_string(&t.fg, FLAMEGRAPH_JSON, NULL);
+		if (!fg_check(folded && strstr(folded, expected[i]), "folded",
+			      "got:\n%s\nexpected in it:\n%s", folded ?: "", expected[i]))
+			goto out;
+		if (!fg_check(json && strstr(json, leaves[i]) &&
+			      strstr(json, by_period ? "\"weight\":\"period\"" :
+						       "\"weight\":\"samples\""),
+			      "JSON value and samples", "%s", json ?: ""))
+			goto out;
+		zfree(&folded);
+		zfree(&json);
+		fg_test__exit(&t);
+	}
+	return TEST_OK;
+out:
+	free(folded);
+	free(json);
+	fg_test__exit(&t);
+	return err;
+}
+
 static struct test_case tests__flamegraph[] = {
 	TEST_CASE("Frames keyed by DSO and symbol start, folded output", flamegraph_tree),
 	TEST_CASE("JSON output and hostile names", flamegraph_json),
@@ -587,6 +672,7 @@ static struct test_case tests__flamegraph[] = {
 	TEST_CASE("One instruction per sampled IP", flamegraph_insns),
 	TEST_CASE("Stacks remembered per process", flamegraph_stacks),
 	TEST_CASE("Thousands of leaves under one function", flamegraph_many),
+	TEST_CASE("Frames weighed by period or by samples", flamegraph_weight),
 	{ .name = NULL, }
 };
 

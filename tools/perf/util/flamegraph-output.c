@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/err.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 
 #include "data.h"
@@ -176,8 +177,10 @@ static void json__put_string(FILE *fp, const char *str, bool html_safe)
 	fputc('"', fp);
 }
 
+/* @weight: for the root, what the values sum; NULL below it. */
 static void flamegraph_node__write_json(const struct flamegraph_node *node,
-					FILE *fp, bool html_safe)
+					FILE *fp, bool html_safe,
+					const char *weight)
 {
 	const char *dso = flamegraph_node__dso_name(node);
 	u32 i;
@@ -187,6 +190,13 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 	json__put_string(fp, node->label, html_safe);
 	fputs(node->kernel ? ",\"l\":\"kernel\",\"v\":" : ",\"l\":\"\",\"v\":", fp);
 	put_u64(fp, node->self);
+	fputs(",\"s\":", fp);
+	put_u64(fp, node->samples);
+	if (weight) {
+		fputs(",\"weight\":\"", fp);
+		fputs(weight, fp);
+		fputc('"', fp);
+	}
 	fputs(",\"k\":\"", fp);
 	fputs(flamegraph_node__kind_name(node), fp);
 	fputc('"', fp);
@@ -203,14 +213,15 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 	for (i = 0; i < node->nr_children; i++) {
 		if (i)
 			fputc(',', fp);
-		flamegraph_node__write_json(node->sorted[i], fp, html_safe);
+		flamegraph_node__write_json(node->sorted[i], fp, html_safe, NULL);
 	}
 	fputs("]}", fp);
 }
 
 int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe)
 {
-	flamegraph_node__write_json(&fg->root, fp, html_safe);
+	flamegraph_node__write_json(&fg->root, fp, html_safe,
+				    flamegraph_weight__name(fg->weight));
 	if (!html_safe)
 		fputc('\n', fp);
 	return ferror(fp) ? -EIO : 0;
@@ -347,7 +358,7 @@ static int flamegraph_node__collect(const struct flamegraph_node *node,
 	return 0;
 }
 
-/* [label, flags, dso, self, addr, srcline, [children]]: see the viewer. */
+/* [label, flags, dso, self, addr, srcline, [children], samples]: see the viewer. */
 static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 					   struct html_strings *hs, FILE *fp)
 {
@@ -383,7 +394,9 @@ static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 			fputc(',', fp);
 		flamegraph_node__write_compact(node->sorted[i], hs, fp);
 	}
-	fputs("]]", fp);
+	fputs("],", fp);
+	put_u64(fp, node->samples);
+	fputc(']', fp);
 }
 
 static void html__put_info(FILE *fp, bool *first, const char *key,
@@ -416,6 +429,8 @@ static int flamegraph__write_data(struct flamegraph *fg, FILE *fp,
 	html__put_info(fp, &first, "input", info->input);
 	html__put_info(fp, &first, "host", info->hostname);
 	html__put_info(fp, &first, "event", info->event);
+	html__put_info(fp, &first, "weight", flamegraph_weight__name(fg->weight));
+	html__put_info(fp, &first, "unit", info->unit);
 	html__put_info(fp, &first, "cmdline", info->cmdline);
 	html__put_info(fp, &first, "cpu", info->cpu);
 	html__put_info(fp, &first, "date", info->date);
@@ -586,6 +601,54 @@ static char *perf_env__cmdline(struct perf_env *env)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The unit of @evsel's sample periods, as the header names it: the
+ * clocks and sched_stat_* tracepoints (perf inject -s) count ns, the
+ * rest counts what it is named after.
+ */
+static const char *evsel__period_unit(struct evsel *evsel)
+{
+	const struct perf_event_attr *attr = &evsel->core.attr;
+
+	switch (attr->type) {
+	case PERF_TYPE_SOFTWARE:
+		switch (attr->config) {
+		case PERF_COUNT_SW_CPU_CLOCK:
+		case PERF_COUNT_SW_TASK_CLOCK:
+			return "ns";
+		case PERF_COUNT_SW_PAGE_FAULTS:
+		case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+		case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+		case PERF_COUNT_SW_ALIGNMENT_FAULTS:
+		case PERF_COUNT_SW_EMULATION_FAULTS:
+			return "faults";
+		case PERF_COUNT_SW_CONTEXT_SWITCHES:
+			return "context switches";
+		case PERF_COUNT_SW_CPU_MIGRATIONS:
+			return "migrations";
+		default:
+			return "events";
+		}
+	case PERF_TYPE_HARDWARE:
+		switch (attr->config & PERF_HW_EVENT_MASK) {
+		case PERF_COUNT_HW_CPU_CYCLES:
+		case PERF_COUNT_HW_REF_CPU_CYCLES:
+		case PERF_COUNT_HW_BUS_CYCLES:
+		case PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
+		case PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
+			return "cycles";
+		case PERF_COUNT_HW_INSTRUCTIONS:
+			return "instructions";
+		default:
+			return "events";
+		}
+	case PERF_TYPE_TRACEPOINT:
+		return strstarts(evsel__name(evsel), "sched:sched_stat_") ? "ns" : "events";
+	default:
+		return strstr(evsel__name(evsel), "cycles") ? "cycles" : "events";
+	}
+}
+
 int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 			      enum flamegraph_format format,
 			      struct perf_session *session,
@@ -596,6 +659,7 @@ int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 		.title	  = "perf flamegraph",
 		.input	  = session->data->path,
 		.event	  = evsel ? evsel__name(evsel) : NULL,
+		.unit	  = evsel ? evsel__period_unit(evsel) : NULL,
 		.hostname = env->hostname,
 		.cpu	  = env->cpu_desc,
 		.version  = env->version,

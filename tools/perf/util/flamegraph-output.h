@@ -47,6 +47,8 @@ const char *flamegraph_format__name(enum flamegraph_format format);
  * @title: page title
  * @input: path of the perf.data file read
  * @event: name of the event whose samples are shown
+ * @unit: the unit of its sample periods ("ns", "cycles", "faults",
+ *        "events"...), or NULL
  * @hostname: host the profile was recorded on, or NULL
  * @cmdline: command line of perf record, or NULL
  * @cpu: the recording machine's CPU description, or NULL
@@ -59,6 +61,7 @@ struct flamegraph_info {
 	const char *title;
 	const char *input;
 	const char *event;
+	const char *unit;
 	const char *hostname;
 	const char *cmdline;
 	const char *cpu;
@@ -74,9 +77,12 @@ struct flamegraph_info {
  * @html_safe: also escape '<', '>' and '&' so the text can be embedded in
  *             an HTML <script> element
  *
- * Keys per node: "n" label, "l" library type ("kernel" or ""), "v" samples
- * ending at the node, "c" children, as upstream's flamegraph.py writes
- * them; plus "k" kind, "d" DSO and "a" objdump address where known.
+ * Keys per node: "n" label, "l" library type ("kernel" or ""), "v" value
+ * of the samples ending at the node (@fg's weight: their periods, or
+ * their number), "c" children, as upstream's flamegraph.py writes them;
+ * plus "s" the number of those samples, "k" kind, "d" DSO and "a"
+ * objdump address where known, and in the root "weight", the name of
+ * @fg's weight (flamegraph_weight__name()).
  * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
  *
  * Return: 0 on success, -EIO when writing failed.

@@ -41,6 +41,7 @@ struct flamegraph_path {
 	int			nr;
 	int			alloc;
 	u64			nr_added;
+	u64			period_added;
 };
 
 static int flamegraph_path__push(struct flamegraph_path *fp,
@@ -66,11 +67,13 @@ static int flamegraph_path__push(struct flamegraph_path *fp,
 }
 
 /*
- * Add @count samples whose callchain is the path to here.  The path is in
- * the report's callchain order: caller first, or callee first for an
- * inverted graph; the sampled instruction is the callee end.
+ * Add @count samples, whose periods sum to @period, whose callchain is
+ * the path to here.  The path is in the report's callchain order: caller
+ * first, or callee first for an inverted graph; the sampled instruction
+ * is the callee end.
  */
-static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count)
+static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count,
+				u64 period)
 {
 	struct flamegraph_frame *insn = NULL;
 	struct flamegraph_node *leaf;
@@ -80,8 +83,9 @@ static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count)
 	leaf = flamegraph__leaf(fp->fg, fp->comm, fp->frames, fp->nr, insn);
 	if (!leaf)
 		return -ENOMEM;
-	flamegraph__account(fp->fg, leaf, count);
+	flamegraph__account(fp->fg, leaf, count, period);
 	fp->nr_added += count;
+	fp->period_added += period;
 	return 0;
 }
 
@@ -98,7 +102,7 @@ static int flamegraph_path__walk(struct flamegraph_path *fp,
 			return err;
 	}
 	if (node->count && fp->nr)
-		err = flamegraph_path__add(fp, node->count);
+		err = flamegraph_path__add(fp, node->count, node->hit);
 	for (nd = rb_first(&node->rb_root_in); nd && !err; nd = rb_next(nd))
 		err = flamegraph_path__walk(fp, rb_entry(nd, struct callchain_node,
 							 rb_node_in));
@@ -120,6 +124,7 @@ static int flamegraph__add_entry(struct flamegraph_path *fp,
 	fp->machine = he->thread ? maps__machine(thread__maps(he->thread)) : NULL;
 	fp->nr = 0;
 	fp->nr_added = 0;
+	fp->period_added = 0;
 	if (symbol_conf.use_callchain)
 		err = flamegraph_path__walk(fp, &he->callchain->node);
 
@@ -131,7 +136,9 @@ static int flamegraph__add_entry(struct flamegraph_path *fp,
 
 		if (!leaf)
 			return -ENOMEM;
-		flamegraph__account(fp->fg, leaf, nr_samples - fp->nr_added);
+		flamegraph__account(fp->fg, leaf, nr_samples - fp->nr_added,
+				    he->stat.period > fp->period_added ?
+				    he->stat.period - fp->period_added : 0);
 	}
 	return err;
 }
@@ -207,7 +214,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		return -EINVAL;
 	}
 
-	err = flamegraph__init(&fg);
+	err = flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD);
 	if (err)
 		return err;
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,

@@ -131,8 +131,8 @@ static int flamegraph_insn__cmp_samples(const void *a, const void *b)
 	const struct flamegraph_insn *l = *(const struct flamegraph_insn **)a;
 	const struct flamegraph_insn *r = *(const struct flamegraph_insn **)b;
 
-	if (l->samples != r->samples)
-		return l->samples > r->samples ? -1 : 1;
+	if (l->weight != r->weight)
+		return l->weight > r->weight ? -1 : 1;
 	if (l->objdump_addr != r->objdump_addr)
 		return l->objdump_addr < r->objdump_addr ? -1 : 1;
 	return 0;

@@ -4,10 +4,12 @@
  *
  * The page holds the flame graph as JSON, in the script element "fg-data":
  *   {"v": 1, "strings": [...], "info": {...}, "root": NODE}
- * NODE = [label, flags, dso, self, addr, srcline, [NODE...]], where label,
- * dso and srcline index "strings" (-1: none), flags is the kind (0 root,
- * 1 comm, 2 func, 3 unknown, 4 insn) | 8 kernel | 16 JIT, self the samples
- * that ended at the node and addr the objdump address ("" if none).
+ * NODE = [label, flags, dso, self, addr, srcline, [NODE...], samples],
+ * where label, dso and srcline index "strings" (-1: none), flags is the
+ * kind (0 root, 1 comm, 2 func, 3 unknown, 4 insn) | 8 kernel | 16 JIT,
+ * self the weight of the samples that ended at the node (info.weight:
+ * their periods, in info.unit, or their number), addr the objdump
+ * address ("" if none) and samples the number of those samples.
  *
  * Names are data: they reach the page only through textContent and
  * canvas fillText, never as markup.
@@ -27,10 +29,14 @@
 	const tip = $('tip'), q = $('q');
 	const raw = JSON.parse($('fg-data').textContent);
 	const S = raw.strings;
+	const info = raw.info || {};
+	/* What a frame's width sums, as the numbers are labelled. */
+	const bySamples = info.weight === 'samples';
+	const unit = bySamples ? 'samples' : (info.unit || 'period');
 
 	let nrNodes = 0;
 
-	/* Array nodes to objects, with parent, depth and total samples. */
+	/* Array nodes to objects, with parent, depth and totals. */
 	function build(a, parent, depth) {
 		const n = {
 			n: a[0] >= 0 ? S[a[0]] : '',
@@ -45,6 +51,7 @@
 			depth: depth,
 			c: [],
 			t: a[3],
+			ts: a[7],
 			key: '',
 		};
 		const kids = a[6];
@@ -55,6 +62,7 @@
 
 			n.c.push(c);
 			n.t += c.t;
+			n.ts += c.ts;
 		}
 		return n;
 	}
@@ -327,8 +335,11 @@
 			s += '\naddress: ' + n.a;
 		if (n.sl)
 			s += '\nsource: ' + n.sl;
-		s += '\nsamples: ' + n.t + ' (' + pct(n.t, top.t) + ' of all, ' +
-		     pct(n.t, n.p ? n.p.t : n.t) + ' of parent)';
+		s += '\n' + (bySamples ? 'samples' : 'period') + ': ' + n.t +
+		     (bySamples ? '' : ' ' + unit) + ' (' + pct(n.t, top.t) +
+		     ' of all, ' + pct(n.t, n.p ? n.p.t : n.t) + ' of parent)';
+		if (!bySamples && n.ts !== undefined)
+			s += '\nsamples: ' + n.ts;
 		if (n.kind === 4)
 			s += '\nshare of its function: ' +
 			     (100 * insnShare(n.key)).toFixed(2) +
@@ -387,7 +398,7 @@
 			const s = matched(top);
 
 			$('match').textContent = 'matched: ' + pct(s, top.t) +
-				' (' + s + ' of ' + top.t + ' samples)';
+				' (' + s + ' of ' + top.t + ' ' + unit + ')';
 		} else {
 			$('match').textContent = text ? 'invalid regular expression' : '';
 		}
@@ -522,6 +533,8 @@
 
 	function fillHot() {
 		const body = $('hot').tBodies[0];
+
+		$('hot-weight').textContent = unit;
 		const list = Array.from(insns.values()).sort((x, y) => y.t - x.t);
 
 		if (!list.length) {
@@ -544,10 +557,11 @@
 	}
 
 	function fillInfo() {
-		const info = raw.info || {};
 		const el = $('hdr');
 		const fields = [['input', info.input], ['host', info.host],
-				['event', info.event], ['samples', String(root.t)],
+				['event', info.event], ['samples', String(root.ts)],
+				['weight', bySamples ? 'samples' :
+				 'period, ' + root.t + ' ' + unit],
 				['cpu', info.cpu], ['recorded', info.date],
 				['perf', info.version], ['command', info.cmdline]];
 

@@ -147,9 +147,10 @@ static void *flamegraph__zalloc(struct flamegraph *fg, size_t size)
 	return memset(p, 0, size);
 }
 
-int flamegraph__init(struct flamegraph *fg)
+int flamegraph__init(struct flamegraph *fg, enum flamegraph_weight weight)
 {
 	memset(fg, 0, sizeof(*fg));
+	fg->weight = weight;
 	fg->root.kind = FLAMEGRAPH_ROOT;
 	fg->root.children = RB_ROOT;
 	fg->nr_nodes = 1;
@@ -468,9 +469,10 @@ struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm
 }
 
 void flamegraph__account(struct flamegraph *fg, struct flamegraph_node *leaf,
-			 u64 nr_samples)
+			 u64 nr_samples, u64 period)
 {
-	leaf->self += nr_samples;
+	leaf->self += fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES ? nr_samples : period;
+	leaf->samples += nr_samples;
 	fg->nr_samples += nr_samples;
 }
 
@@ -480,11 +482,11 @@ void flamegraph__count_insns(struct flamegraph *fg)
 	size_t bkt, i;
 
 	for (i = 0; i < fg->nr_insns; i++)
-		fg->insns[i]->samples = 0;
+		fg->insns[i]->weight = 0;
 	hashmap__for_each_entry(fg->leaves, cur, bkt) {
 		struct flamegraph_node *leaf = cur->pvalue;
 
-		leaf->insn->samples += leaf->self;
+		leaf->insn->weight += leaf->self;
 	}
 }
 
@@ -631,6 +633,11 @@ const char *flamegraph_node__kind_name(const struct flamegraph_node *node)
 	return names[node->kind];
 }
 
+const char *flamegraph_weight__name(enum flamegraph_weight weight)
+{
+	return weight == FLAMEGRAPH_WEIGHT_SAMPLES ? "samples" : "period";
+}
+
 const char *flamegraph_node__srcline(const struct flamegraph_node *node)
 {
 	return node->insn ? node->insn->srcline : NULL;
@@ -760,12 +767,14 @@ static int flamegraph_node__finish(struct flamegraph_node *node,
 	if (!node->label)
 		return -ENOMEM;
 	node->total = node->self;
+	node->total_samples = node->samples;
 	for (i = 0; i < node->nr_children; i++) {
 		int err = flamegraph_node__finish(node->sorted[i], first);
 
 		if (err)
 			return err;
 		node->total += node->sorted[i]->total;
+		node->total_samples += node->sorted[i]->total_samples;
 	}
 	if (node->nr_children)
 		qsort(node->sorted, node->nr_children, sizeof(*node->sorted),

@@ -44,8 +44,8 @@ enum flamegraph_kind {
  *        set by flamegraph__decode_insns(); NULL where it can't be had
  * @srcline: "file:line" of the instruction (owned), set by
  *           flamegraph__add_srclines() for the hottest ones; else NULL
- * @samples: the samples of every leaf of this instruction, set by
- *           flamegraph__count_insns()
+ * @weight: the weight (struct flamegraph_node's @self) of every leaf of
+ *          this instruction, set by flamegraph__count_insns()
  *
  * Every leaf (FLAMEGRAPH_INSN node) of one IP points to its one
  * struct flamegraph_insn: each distinct IP is decoded once.
@@ -57,7 +57,7 @@ struct flamegraph_insn {
 	bool			kernel;
 	char			*text;
 	char			*srcline;
-	u64			samples;
+	u64			weight;
 };
 
 /**
@@ -69,7 +69,10 @@ struct flamegraph_insn {
  * @addr: FUNC: the symbol start; INSN: the sampled IP; both map-relative
  *        (dso) addresses as used by struct symbol, not memory addresses
  * @parent: the caller, NULL for the root
- * @self: samples that ended at this node
+ * @self: the weight of the samples that ended at this node: the sum of
+ *        their periods, as perf report's Overhead, or their number
+ *        (enum flamegraph_weight)
+ * @samples: the number of samples that ended at this node
  * @inlined: FUNC nodes of an inlined function (--inline), which starts
  *           where its caller does: its name; else NULL
  * @hint: the child found last, tried first
@@ -88,6 +91,7 @@ struct flamegraph_insn {
  *                it; INSN: the IP, likewise
  * @label: the text shown (owned), set by flamegraph__finish()
  * @total: @self plus the totals of all children, set by flamegraph__finish()
+ * @total_samples: @samples plus those of all children, likewise
  *
  * A walk down the tree compares the key of the nodes on its way (@kind,
  * @kernel, @dso, @addr; @parent for leaves, which are counted in @self):
@@ -101,6 +105,7 @@ struct flamegraph_node {
 	u64			addr;
 	struct flamegraph_node	*parent;
 	u64			self;
+	u64			samples;
 	const char		*inlined;
 	struct flamegraph_node	*hint;
 	struct rb_root		children;
@@ -114,6 +119,19 @@ struct flamegraph_node {
 	u64			objdump_addr;
 	char			*label;
 	u64			total;
+	u64			total_samples;
+};
+
+/**
+ * enum flamegraph_weight - what a node's value sums
+ * @FLAMEGRAPH_WEIGHT_PERIOD: the periods of its samples, so that shares
+ *                            are perf report's Overhead (the default)
+ * @FLAMEGRAPH_WEIGHT_SAMPLES: its samples, one each, as upstream's
+ *                             flamegraph.py counts them
+ */
+enum flamegraph_weight {
+	FLAMEGRAPH_WEIGHT_PERIOD,
+	FLAMEGRAPH_WEIGHT_SAMPLES,
 };
 
 /**
@@ -121,6 +139,7 @@ struct flamegraph_node {
  * @root: the root node ("all")
  * @nr_nodes: nodes in the tree, the root included
  * @nr_leaves: instruction leaves (FLAMEGRAPH_INSN nodes)
+ * @weight: what the nodes' @self and @total sum
  * @nr_samples: samples added
  * @insns: the distinct sampled instructions, in no particular order, for
  *         flamegraph__decode_insns() and flamegraph__add_srclines()
@@ -139,6 +158,7 @@ struct flamegraph {
 	struct flamegraph_node	root;
 	u64			nr_nodes;
 	u64			nr_leaves;
+	enum flamegraph_weight	weight;
 	u64			nr_samples;
 	struct flamegraph_insn	**insns;
 	size_t			nr_insns;
@@ -166,12 +186,21 @@ struct flamegraph_frame {
 };
 
 /**
+ * flamegraph_weight__name - the name of a weight, as --weight takes it
+ * @weight: the weight
+ *
+ * Return: "period" or "samples", a static string.
+ */
+const char *flamegraph_weight__name(enum flamegraph_weight weight);
+
+/**
  * flamegraph__init - initialize an empty flame graph
  * @fg: the flame graph
+ * @weight: what its nodes' values sum
  *
  * Return: 0, or -ENOMEM.
  */
-int flamegraph__init(struct flamegraph *fg);
+int flamegraph__init(struct flamegraph *fg, enum flamegraph_weight weight);
 
 /**
  * flamegraph__exit - free every node and drop the references they hold
@@ -226,15 +255,17 @@ struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
  * @fg: the flame graph
  * @leaf: a node from flamegraph__leaf()
  * @nr_samples: how many samples
+ * @period: the sum of their periods (struct perf_sample's @period), in
+ *          the event's unit: ns for clock events, else events counted
  */
 void flamegraph__account(struct flamegraph *fg, struct flamegraph_node *leaf,
-			 u64 nr_samples);
+			 u64 nr_samples, u64 period);
 
 /**
- * flamegraph__count_insns - sum the samples of each instruction's leaves
+ * flamegraph__count_insns - sum the weight of each instruction's leaves
  * @fg: the flame graph
  *
- * Sets each struct flamegraph_insn's @samples: done once, not for each
+ * Sets each struct flamegraph_insn's @weight: done once, not for each
  * sample, as the leaves count them.
  */
 void flamegraph__count_insns(struct flamegraph *fg);

@@ -184,7 +184,7 @@ static void check_outputs(struct flamegraph *fg)
 	size_t len, stacks = 0, semicolons = 0, lines = 0, seps = 0, i;
 	char *out;
 
-	if (fg->root.total != fg->nr_samples)
+	if (fg->root.total_samples != fg->nr_samples || fg->root.total < fg->nr_samples)
 		abort();
 
 	out = write_out(fg, 0, &len);
@@ -241,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(name);
 	}
 
-	if (flamegraph__init(&fg))
+	if (flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD))
 		abort();
 	while ((ctl = input__byte(&in)) >= 0) {
 		char *comm = input__string(&in);
@@ -262,7 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					(ctl & 8) && nr ? &frames[nr - 1] : NULL);
 		if (!leaf)
 			abort();
-		flamegraph__account(&fg, leaf, 1);
+		flamegraph__account(&fg, leaf, 1, 1 + (ctl & 0x20));
 		free(comm);
 	}
 	if (flamegraph__finish(&fg))

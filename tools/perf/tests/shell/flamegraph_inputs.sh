@@ -46,7 +46,7 @@ test_pipe_cut_short() {
 	mkdir "$d"
 	perf record -q -e cpu-clock -g -o - perf test -w noploop 2> /dev/null > "$d/full.data"
 	size=$(stat -c %s "$d/full.data")
-	perf flamegraph -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
+	perf flamegraph --weight samples -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
 	cut="unexpected end of event stream: the input was cut short inside"
 	read="the events before it were read"
 	what="\(a [0-9]*-byte [A-Z_]* event\|an event header\)"
@@ -56,7 +56,8 @@ test_pipe_cut_short() {
 	for extra in 0 4 ""; do
 		test -n "${extra}"
 		head -c $((size * 2 / 3 + extra)) "$d/full.data" > "$d/cut.data"
-		perf flamegraph -i - -o "$d/cut.folded" < "$d/cut.data" 2> "$d/cut.err"
+		perf flamegraph --weight samples -i - -o "$d/cut.folded" \
+			< "$d/cut.data" 2> "$d/cut.err"
 		if grep -q "${cut} ${what} at offset 0x[0-9a-f]*; ${read}" "$d/cut.err"; then
 			break
 		fi

@@ -21,12 +21,12 @@ require cc python3
 data="${workdir}/p.data"
 perf record -q -e cpu-clock -g -o "${data}" perf test -w thloop 1 2> /dev/null
 
-# total FILE: the samples of a folded FILE, or of a JSON one.
+# total FILE: the samples of a JSON FILE; the weight of a folded one.
 total() {
 	case "$1" in
 	*.folded) awk '{ n += $NF } END { print n + 0 }' "$1" ;;
 	*) python3 -c "import json, sys
-def total(n): return n['v'] + sum(total(c) for c in n['c'])
+def total(n): return n['s'] + sum(total(c) for c in n['c'])
 print(total(json.load(open(sys.argv[1]))))" "$1" ;;
 	esac
 }
@@ -63,7 +63,7 @@ test_outputs() {
 		test "$(wc -l < "${workdir}/o.err")" -eq 1
 	done
 	# --max-stack 2: comm and at most two frames per stack, same total.
-	perf flamegraph -i "${data}" --max-stack 2 --format folded \
+	perf flamegraph -i "${data}" --max-stack 2 --format folded --weight samples \
 		-o "${workdir}/ms.folded" 2> /dev/null
 	awk -F';' 'NF > 3 { bad = 1 } END { exit bad }' "${workdir}/ms.folded"
 	test "$(total "${workdir}/ms.folded")" -eq \
@@ -137,10 +137,10 @@ def walk(n):
     for c in n["c"]:
         yield from walk(c)
 def total(n):
-    return n["v"] + sum(total(c) for c in n["c"])
+    return n["s"] + sum(total(c) for c in n["c"])
 full = json.load(open(sys.argv[1]))
 sym = json.load(open(sys.argv[2]))
-want = sum(n["v"] for n in walk(full) if n["n"] == "test_loop")
+want = sum(n["s"] for n in walk(full) if n["n"] == "test_loop")
 got = total(sym)
 names = {n["n"] for n in walk(sym) if n["k"] == "func" and not n["c"]}
 m = re.search(r"(\d+) samples of 'cpu-clock' \((\d+) filtered", open(sys.argv[3]).read())

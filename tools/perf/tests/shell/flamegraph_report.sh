@@ -49,7 +49,7 @@ def walk(n, parent=None):
 leaves = collections.Counter()
 for f, i in walk(json.load(open(sys.argv[1]))):
     name = re.sub(r" \(fgwork\+0x[0-9a-f]+\)$", "", f["n"])
-    leaves[(f["a"], name, int(i["a"], 16) - int(f["a"], 16))] += i["v"]
+    leaves[(f["a"], name, int(i["a"], 16) - int(f["a"], 16))] += i["s"]
 ours = collections.Counter()
 for (_, name, off), v in leaves.items():
     ours[f"{name}+{off:#x} {v}"] += 1
@@ -120,7 +120,8 @@ test_flamegraph_py() {
 	cc -O2 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
 	(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
 		> /dev/null 2> py.err)
-	perf flamegraph -i "$d/perf.data" --asm --format json -o "$d/fg.json" 2> /dev/null
+	perf flamegraph -i "$d/perf.data" --asm --weight samples --format json \
+		-o "$d/fg.json" 2> /dev/null
 	cmp "$d/py.json" "$d/fg.json"
 	grep -q '"k":"insn"' "$d/py.json"
 	fg_check --data "$d/perf.data" --json "$d/py.json" --dso prog --annotate \
@@ -133,6 +134,46 @@ test_flamegraph_py() {
 		-i empty > /dev/null 2> x.err"
 	grep -q "^--asm: perf flamegraph failed: \|give the input with -i" "$d/x.err"
 	refute grep Traceback "$d/x.err"
+	test ! -e "$d/x.json"
+}
+
+test_periods() {
+	echo "page-faults in frequency mode: perf report's periods, perf annotate's"
+	local d="${workdir}/periods"
+
+	mkdir "$d"
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
+	perf record -q -e page-faults -F 1000 -g -o "$d/f.data" "$d/faults" \
+		2> /dev/null
+	# Weighed by period by default: each function's period, samples and
+	# share are perf report's, each instruction's period perf
+	# annotate's; perf report --flamegraph gives the same tree.
+	perf flamegraph -i "$d/f.data" -o "$d/fn.json" 2> /dev/null
+	perf flamegraph -i "$d/f.data" --asm -o "$d/asm.json" 2> "$d/err"
+	grep -q "samples of 'page-faults'" "$d/err"
+	perf report -i "$d/f.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	cmp "$d/asm.json" "$d/rep.json"
+	fg_check --data "$d/f.data" --json "$d/fn.json" --dso faults --report-periods
+	fg_check --data "$d/f.data" --json "$d/asm.json" --dso faults \
+		--report-periods --annotate --annotate-period
+	# The JSON says what its numbers are, the page too.
+	grep -q '^{"n":"all",[^{]*"weight":"period"' "$d/asm.json"
+	perf flamegraph -i "$d/f.data" -o "$d/f.html" 2> /dev/null
+	grep -q '"weight":"period","unit":"faults"' "$d/f.html"
+	# --weight samples: the samples as perf annotate -n counts them, and
+	# the folded output sums to the samples of the recording.
+	perf flamegraph -i "$d/f.data" --asm --weight samples -o "$d/s.json" \
+		2> /dev/null
+	grep -q '^{"n":"all",[^{]*"weight":"samples"' "$d/s.json"
+	fg_check --data "$d/f.data" --json "$d/s.json" --dso faults --annotate
+	perf flamegraph -i "$d/f.data" --weight samples --format folded \
+		-o "$d/s.folded" 2> /dev/null
+	test "$(awk '{ s += $NF } END { print s }' "$d/s.folded")" -eq \
+		"$(perf script -i "$d/f.data" -F event 2> /dev/null | wc -l)"
+	refute perf flamegraph -i "$d/f.data" --weight bogus -o "$d/x.json" \
+		2> "$d/err"
+	grep -q "^--weight bogus: use period or samples$" "$d/err"
 	test ! -e "$d/x.json"
 }
 
@@ -206,4 +247,4 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_flamegraph_py test_debuginfod test_no_threads
+run_parts test_report test_periods test_flamegraph_py test_debuginfod test_no_threads

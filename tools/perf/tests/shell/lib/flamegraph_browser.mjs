@@ -404,10 +404,10 @@ async function typeSearch(text) {
 	assert(await q.inputValue() === text, `#q holds ${await q.inputValue()}`);
 }
 
-/* The #match text: matched share, samples, total. */
+/* The #match text: matched share, weight, total. */
 async function matchText() {
 	const t = (await page.locator('#match').textContent()).trim();
-	const m = /^matched: ([0-9.]+)% \((\d+) of (\d+) samples\)$/.exec(t);
+	const m = /^matched: ([0-9.]+)% \((\d+) of (\d+) [a-z ]+\)$/.exec(t);
 
 	assert(m, `#match says ${JSON.stringify(t)}`);
 	return { text: t, pct: m[1], n: +m[2], of: +m[3] };

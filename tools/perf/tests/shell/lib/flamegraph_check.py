@@ -27,8 +27,9 @@ def walk(node, path=()):
         yield from walk(child, path + (node,))
 
 
-def total(node):
-    return node["v"] + sum(total(c) for c in node["c"])
+def total(node, key="v"):
+    """The node's total: its weight ("v") or its samples ("s")."""
+    return node[key] + sum(total(c, key) for c in node["c"])
 
 
 def norm(text):
@@ -36,16 +37,19 @@ def norm(text):
 
 
 INSN_RE = re.compile(r"^(.*) \[(0x[0-9a-f]+)\]$")
-# " 26 :   1234:       shrq    $1, %rdx" with --show-nr-samples
+# " 26 :   1234:       shrq    $1, %rdx" with --show-nr-samples, the
+# period in the same column with --show-total-period
 ANNOTATE_RE = re.compile(r"^\s*(\d+)\s+:\s+([0-9a-f]+):\s+(.*?)\s*$")
 HEADER_RE = re.compile(r"Disassembly of (.+) for ")
 
 
-def annotate(perf, data, dso, objdump=None, style=None):
-    """objdump address -> (samples, text) for @dso, from perf annotate."""
+def annotate(perf, data, dso, objdump=None, style=None, period=False):
+    """objdump address -> (samples, text) for @dso, from perf annotate;
+    (period, text) with @period."""
     extra = ["--objdump", objdump] if objdump else []
     extra += ["-M", style] if style else []
-    out = subprocess.run([perf, "annotate", "--stdio", "-n", "-i", data] + extra,
+    extra += ["--show-total-period" if period else "-n"]
+    out = subprocess.run([perf, "annotate", "--stdio", "-i", data] + extra,
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
         fail(f"perf annotate exited {out.returncode}: {out.stderr[-300:]}")
@@ -198,8 +202,9 @@ def check_leaves(tree):
 
 
 def check_annotate(args, tree):
+    key, unit = ("v", "period") if args.annotate_period else ("s", "samples")
     ann = annotate(args.perf, args.data, args.dso, args.annotate_objdump,
-                   args.annotate_style)
+                   args.annotate_style, args.annotate_period)
     if not ann:
         fail(f"perf annotate shows no instructions of {args.dso}")
     counts = {}
@@ -220,17 +225,69 @@ def check_annotate(args, tree):
             fail(f"{addr:#x}: flamegraph {m.group(1)!r} != annotate {ann[addr][1]!r}")
         if parent.get("k") != "func":
             fail(f"{leaf['n']!r} hangs under a {parent.get('k')} node")
-        counts[addr] = counts.get(addr, 0) + leaf["v"]
+        counts[addr] = counts.get(addr, 0) + leaf[key]
         nr += 1
     if nr == 0:
         fail(f"no instruction leaves for {args.dso}")
     for addr, (count, text) in ann.items():
         if counts.get(addr, 0) != count:
-            fail(f"{addr:#x} {text!r}: flamegraph {counts.get(addr, 0)} samples, "
+            fail(f"{addr:#x} {text!r}: flamegraph {counts.get(addr, 0)} {unit}, "
                  f"annotate {count}")
     print(f"{nr} instruction leaves of {args.dso} agree with perf annotate "
-          f"on {'' if args.annotate_counts else 'text and on '}the samples "
+          f"on {'' if args.annotate_counts else 'text and on '}the {unit} "
           f"of {len(counts)} addresses")
+
+
+# "    98.94%        200039          2059  faults  [.] many"
+REPORT_RE = re.compile(r"^\s*([0-9.]+)%\s+(\d+)\s+(\d+)\s+(\S+)\s+\[.\] (.*?)\s*$")
+
+
+def check_report_periods(args, tree):
+    """The period and samples of each function of @dso, and its share of
+    the total period, are perf report's (--no-children, sorted by dso and
+    symbol); so are the totals. The periods must vary, or weighing by
+    samples would pass too."""
+    out = subprocess.run([args.perf, "report", "--stdio", "-i", args.data,
+                          "--no-children", "-g", "none", "--sort", "dso,sym",
+                          "-F", "overhead,period,sample,dso,sym"],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        fail(f"perf report exited {out.returncode}: {out.stderr[-300:]}")
+    want, all_period, all_samples = {}, 0, 0
+    for line in out.stdout.splitlines():
+        m = REPORT_RE.match(line)
+        if not m:
+            continue
+        share, period, samples, dso, sym = m.groups()
+        all_period += int(period)
+        all_samples += int(samples)
+        if dso == args.dso:
+            want[sym] = (float(share), int(period), int(samples))
+    if total(tree) != all_period or total(tree, "s") != all_samples:
+        fail(f"flame graph: period {total(tree)} in {total(tree, 's')} samples, "
+             f"perf report: {all_period} in {all_samples}")
+    got = {}
+    for _, node in walk(tree):
+        if node.get("k") != "func" or node.get("d") != args.dso:
+            continue
+        # Functions that share a name carry their DSO offset: drop it.
+        name = re.sub(r" \([^()]*\+0x[0-9a-f]+\)$", "", node["n"])
+        insns = [c for c in node["c"] if c["k"] == "insn"]
+        period, samples = got.get(name, (0, 0))
+        got[name] = (period + node["v"] + sum(c["v"] for c in insns),
+                     samples + node["s"] + sum(c["s"] for c in insns))
+    got = {k: v for k, v in got.items() if v != (0, 0)}
+    if set(got) != set(want):
+        fail(f"functions of {args.dso}: {sorted(got)}, perf report: {sorted(want)}")
+    for sym, (share, period, samples) in want.items():
+        ours = got[sym]
+        if ours != (period, samples) or abs(100.0 * period / all_period - share) > 0.005:
+            fail(f"{sym}: period {ours[0]} in {ours[1]} samples, perf report "
+                 f"{share}%: {period} in {samples}")
+    if all(period == samples for _, period, samples in want.values()):
+        fail(f"every sample of {args.dso} has period 1: periods do not vary")
+    print(f"{len(want)} functions of {args.dso}: perf report's period, samples "
+          f"and share of {all_period} in {all_samples} samples")
 
 
 def check_ranges(args, tree):
@@ -351,6 +408,9 @@ def main():
     # decode all of it, perf flamegraph each address with capstone where
     # it can: compare the samples alone, the text with --objdump-binary.
     ap.add_argument("--annotate-counts", action="store_true")
+    # Compare periods with perf annotate --show-total-period, not samples.
+    ap.add_argument("--annotate-period", action="store_true")
+    ap.add_argument("--report-periods", action="store_true")
     ap.add_argument("--script-folded")
     ap.add_argument("--objdump-binary")
     ap.add_argument("--objdump-exact", metavar="MNEMONIC_REGEX")
@@ -362,14 +422,17 @@ def main():
         fail(f"root is {tree['n']!r}")
 
     want = nr_samples(args.perf, args.data, args.event)
-    got = total(tree)
+    got = total(tree, "s")
     if got != want or want == 0:
         fail(f"{got} samples in the flame graph, {want} in {args.data}")
     print(f"JSON parses; its {got} samples equal perf script's")
+    weight = total(tree)
     check_leaves(tree)
 
     if args.annotate:
         check_annotate(args, tree)
+    if args.report_periods:
+        check_report_periods(args, tree)
     if args.script_folded:
         check_script_stacks(args)
     if args.binary:
@@ -381,10 +444,10 @@ def main():
     if args.folded:
         tot, stacks = folded_total(args.folded)
         leaves = sum(1 for _, n in walk(tree) if n["v"])
-        if tot != got or stacks != leaves:
-            fail(f"folded: {tot} samples in {stacks} stacks, "
-                 f"JSON: {got} in {leaves}")
-        print(f"folded output: {tot} samples in {stacks} stacks, as JSON")
+        if tot != weight or stacks != leaves:
+            fail(f"folded: {tot} ({tree['weight']}) in {stacks} stacks, "
+                 f"JSON: {weight} in {leaves}")
+        print(f"folded output: {tot} ({tree['weight']}) in {stacks} stacks, as JSON")
     if args.html:
         with open(args.html, encoding="utf-8") as f:
             html = f.read()
@@ -397,7 +460,7 @@ def main():
         if not data:
             fail("HTML embeds no data")
         page = json.loads(data.group(1))
-        if expand(page["root"], page["strings"]) != tree:
+        if expand(page["root"], page["strings"], page["info"].get("weight")) != tree:
             fail("HTML does not embed the JSON tree")
         print(f"HTML is self-contained and embeds the same tree "
               f"({len(page['strings'])} distinct strings)")
@@ -411,7 +474,7 @@ def check_srclines(args, page):
     strings, got = page["strings"], {}
 
     def walk_compact(node):
-        label, flags, dso, _self, addr, srcline, kids = node
+        label, flags, dso, _self, addr, srcline, kids, _samples = node
         if flags & 7 == KINDS.index("insn") and srcline >= 0 and \
            dso >= 0 and strings[dso] == args.dso:
             got[addr] = strings[srcline]
@@ -434,12 +497,15 @@ def check_srclines(args, page):
 KINDS = ["root", "comm", "func", "unknown", "insn"]
 
 
-def expand(node, strings):
+def expand(node, strings, weight=None):
     """The HTML's compact node as the JSON writer writes it: see
     tools/perf/util/flamegraph-viewer.js for the layout."""
-    label, flags, dso, self_, addr, _srcline, kids = node
+    label, flags, dso, self_, addr, _srcline, kids, samples = node
     out = {"n": strings[label], "l": "kernel" if flags & 8 else "",
-           "v": self_, "k": KINDS[flags & 7]}
+           "v": self_, "s": samples}
+    if weight:
+        out["weight"] = weight
+    out["k"] = KINDS[flags & 7]
     if dso >= 0:
         out["d"] = strings[dso]
     if addr:
