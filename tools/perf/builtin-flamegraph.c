@@ -51,10 +51,28 @@
 #include <time.h>
 #include <unistd.h>
 
+/* One event's flame graph, made at its first sample. */
+struct perf_flamegraph_event {
+	struct flamegraph	fg;
+	/* Frame-pointer callchains: a sample's key tells its stack. */
+	bool			stacks_by_key;
+	/* ... and its callers, the sampled function's place. */
+	bool			callers_by_key;
+	u64			nr_filtered;
+	u64			nr_unresolved;
+};
+
 struct perf_flamegraph {
 	struct perf_tool	tool;
 	struct perf_session	*session;
-	struct flamegraph	fg;
+	/* By evsel index; NULL for an event with no samples (yet). */
+	struct perf_flamegraph_event **events;
+	int			nr_events;
+	/* The graph written: pfg->evsel's, chosen after the events are read. */
+	struct flamegraph	*fg;
+	/* DSOs replaced since the recording, warned about once. */
+	struct dso		**replaced;
+	int			nr_replaced;
 	struct flamegraph_output out;
 	const char		*output;
 	const char		*format_str;
@@ -73,27 +91,19 @@ struct perf_flamegraph {
 	int			range_num;
 	bool			asm_leaves;
 	int			max_stack;
-	/* Frame-pointer callchains: a sample's key tells its stack. */
-	bool			stacks_by_key;
-	/* ... and its callers, the sampled function's place. */
-	bool			callers_by_key;
 	struct flamegraph_frame	*frames;
 	u64			alloc_frames;
-	u64			nr_filtered;
-	u64			nr_unresolved;
 	u64			nr_other_event;
 	u64			nr_resolved;	/* not from a remembered stack */
 	u64			nr_by_callers;	/* of which only the IP resolved */
 };
 
-/* The event to show: -e's, else the first; NULL if -e's isn't there. */
-static struct evsel *perf_flamegraph__select_evsel(struct perf_flamegraph *pfg,
-						   struct evlist *evlist)
+/* -e's event; NULL if it isn't in @evlist. */
+static struct evsel *perf_flamegraph__find_evsel(struct perf_flamegraph *pfg,
+						 struct evlist *evlist)
 {
 	struct evsel *pos;
 
-	if (!pfg->event_name)
-		return evlist__first(evlist);
 	evlist__for_each_entry(evlist, pos) {
 		if (!strcmp(evsel__name(pos), pfg->event_name))
 			return pos;
@@ -141,13 +151,14 @@ static bool perf_flamegraph__callers_by_key(struct evsel *evsel)
  * Return: false for other callchains.
  */
 static bool perf_flamegraph__callers_key(struct perf_flamegraph *pfg,
+					 struct perf_flamegraph_event *pfe,
 					 struct flamegraph_stack_key *key,
 					 const struct flamegraph_stack_key *sample_key)
 {
 	u64 marker = sample_key->cpumode == PERF_RECORD_MISC_USER ? PERF_CONTEXT_USER :
 		     sample_key->cpumode == PERF_RECORD_MISC_KERNEL ? PERF_CONTEXT_KERNEL : 0;
 
-	if (!pfg->callers_by_key || !marker || sample_key->nr < 2 ||
+	if (!pfe->callers_by_key || !marker || sample_key->nr < 2 ||
 	    sample_key->nr > (u64)pfg->max_stack || sample_key->ips[0] != marker ||
 	    sample_key->ips[1] != sample_key->ip)
 		return false;
@@ -169,19 +180,57 @@ static u64 nr_addresses(const struct flamegraph_stack_key *key)
 	return nr;
 }
 
-/* Whether @sample is one to show: its event, and the --cpu and --time filters. */
-static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
-				    struct evsel *evsel, struct perf_sample *sample)
+/*
+ * The graph of @evsel's samples, made at its first: -e's event, else
+ * every event's, perf report's default of the first with samples being
+ * known only at the end.  NULL for an event not to show, or no memory.
+ */
+static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegraph *pfg,
+							    struct evsel *evsel, int *err)
 {
-	if (evsel != pfg->evsel) {
-		pfg->nr_other_event++;
-		return false;
+	int idx = evsel->core.idx;
+	struct perf_flamegraph_event *pfe;
+
+	*err = 0;
+	if (pfg->evsel && evsel != pfg->evsel)
+		return NULL;
+	if (idx < pfg->nr_events && pfg->events[idx])
+		return pfg->events[idx];
+	if (idx >= pfg->nr_events) {
+		struct perf_flamegraph_event **events;
+
+		events = realloc(pfg->events, (idx + 1) * sizeof(*events));
+		if (!events)
+			goto out_nomem;
+		memset(events + pfg->nr_events, 0,
+		       (idx + 1 - pfg->nr_events) * sizeof(*events));
+		pfg->events = events;
+		pfg->nr_events = idx + 1;
 	}
+	pfe = zalloc(sizeof(*pfe));
+	if (!pfe || flamegraph__init(&pfe->fg, pfg->weight)) {
+		free(pfe);
+		goto out_nomem;
+	}
+	pfe->stacks_by_key = perf_flamegraph__stacks_by_key(evsel);
+	pfe->callers_by_key = perf_flamegraph__callers_by_key(evsel);
+	pfg->events[idx] = pfe;
+	return pfe;
+out_nomem:
+	*err = -ENOMEM;
+	return NULL;
+}
+
+/* Whether @sample is one to show: the --cpu and --time filters. */
+static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
+				    struct perf_flamegraph_event *pfe,
+				    struct perf_sample *sample)
+{
 	if ((pfg->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
 			       !test_bit(sample->cpu, pfg->cpu_bitmap))) ||
 	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num,
 					  sample->time)) {
-		pfg->nr_filtered++;
+		pfe->nr_filtered++;
 		return false;
 	}
 	return true;
@@ -197,6 +246,7 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
  * the sampled function's, *@callers_of is set to the node of its callers.
  */
 static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
+						    struct flamegraph *fg,
 						    struct evsel *evsel,
 						    struct perf_sample *sample,
 						    const struct flamegraph_stack_key *key,
@@ -217,7 +267,7 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 	u64 nr = 0;
 
 	if (callers)
-		return flamegraph__walk(&pfg->fg, callers, &ip, 1, insn);
+		return flamegraph__walk(fg, callers, &ip, 1, insn);
 
 	if (symbol_conf.use_callchain && sample->callchain && cursor &&
 	    thread__resolve_callchain(al->thread, cursor, evsel, sample, NULL, NULL,
@@ -242,7 +292,7 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 			callchain_cursor_advance(cursor);
 		}
 	}
-	leaf = flamegraph__leaf(&pfg->fg, thread__comm_str(al->thread),
+	leaf = flamegraph__leaf(fg, thread__comm_str(al->thread),
 				nr ? pfg->frames : &ip, nr ?: 1, insn);
 	if (leaf && callers_of && nr == nr_addresses(key))
 		*callers_of = insn ? leaf->parent->parent : leaf->parent;
@@ -267,29 +317,33 @@ static int process_sample_event(const struct perf_tool *tool,
 	}, callers_key;
 	struct flamegraph_node *leaf = NULL, *callers_node = NULL;
 	struct flamegraph_stack *stack = NULL;
+	struct perf_flamegraph_event *pfe;
 	struct addr_location al;
 	bool by_callers;
 	int ret = 0;
 
-	if (!pfg->evsel) {
-		pfg->evsel = perf_flamegraph__select_evsel(pfg, evsel->evlist);
+	if (!pfg->evsel && pfg->event_name) {
+		pfg->evsel = perf_flamegraph__find_evsel(pfg, evsel->evlist);
 		if (!pfg->evsel) {
 			pr_err("event '%s' is not in the input\n", pfg->event_name);
 			return -EINVAL;
 		}
-		pfg->stacks_by_key = perf_flamegraph__stacks_by_key(pfg->evsel);
-		pfg->callers_by_key = perf_flamegraph__callers_by_key(pfg->evsel);
 	}
-	if (!perf_flamegraph__wanted(pfg, evsel, sample))
+	pfe = perf_flamegraph__event(pfg, evsel, &ret);
+	if (!pfe) {
+		pfg->nr_other_event++;
+		return ret;
+	}
+	if (!perf_flamegraph__wanted(pfg, pfe, sample))
 		return 0;
 
 	/* A stack seen before goes where it went; callers seen before, likewise. */
-	by_callers = perf_flamegraph__callers_key(pfg, &callers_key, &key);
+	by_callers = perf_flamegraph__callers_key(pfg, pfe, &callers_key, &key);
 	if (by_callers) {
-		stack = flamegraph__find_stack(&pfg->fg, &callers_key);
+		stack = flamegraph__find_stack(&pfe->fg, &callers_key);
 		callers_node = stack ? flamegraph_stack__node(stack) : NULL;
-	} else if (pfg->stacks_by_key) {
-		stack = flamegraph__find_stack(&pfg->fg, &key);
+	} else if (pfe->stacks_by_key) {
+		stack = flamegraph__find_stack(&pfe->fg, &key);
 		if (stack) {
 			leaf = flamegraph_stack__node(stack);
 			goto out_account;
@@ -301,11 +355,11 @@ static int process_sample_event(const struct perf_tool *tool,
 	addr_location__init(&al);
 	if (machine__resolve(machine, &al, sample) < 0) {
 		pr_debug("problem processing %d event, skipping it.\n", event->header.type);
-		pfg->nr_unresolved++;
+		pfe->nr_unresolved++;
 		goto out;
 	}
 	if (!al.filtered) {
-		leaf = perf_flamegraph__add(pfg, evsel, sample, &key, callers_node,
+		leaf = perf_flamegraph__add(pfg, &pfe->fg, evsel, sample, &key, callers_node,
 					    by_callers ? &callers_node : NULL, &al, machine);
 		if (!leaf) {
 			ret = -ENOMEM;
@@ -315,17 +369,17 @@ static int process_sample_event(const struct perf_tool *tool,
 	/* Failing to remember costs only the next sample a resolution. */
 	if (by_callers) {
 		if (!stack && callers_node)
-			stack = flamegraph__add_stack(&pfg->fg, &callers_key, callers_node);
+			stack = flamegraph__add_stack(&pfe->fg, &callers_key, callers_node);
 
-	} else if (pfg->stacks_by_key) {
-		flamegraph__add_stack(&pfg->fg, &key, leaf);
+	} else if (pfe->stacks_by_key) {
+		flamegraph__add_stack(&pfe->fg, &key, leaf);
 	}
 	addr_location__exit(&al);
 out_account:
 	if (leaf)
-		flamegraph__account(&pfg->fg, leaf, 1, sample->period);
+		flamegraph__account(&pfe->fg, leaf, 1, sample->period);
 	else
-		pfg->nr_filtered++;
+		pfe->nr_filtered++;
 	return 0;
 out:
 	addr_location__exit(&al);
@@ -342,14 +396,19 @@ out:
 static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 				       struct dso *dso)
 {
+	struct dso **replaced;
 	char why[256];
 
 	if (dso__loaded(dso) || !dso__replaced_since_mmap(dso, why, sizeof(why)))
 		return;
 	dso__set_loaded(dso);
 	dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
-	if (!flamegraph__warn_once(&pfg->fg, dso, /*kernel=*/false))
-		return;
+	/* Remembered so that the graph written warns of it no more. */
+	replaced = realloc(pfg->replaced, (pfg->nr_replaced + 1) * sizeof(*replaced));
+	if (replaced) {
+		replaced[pfg->nr_replaced++] = dso__get(dso);
+		pfg->replaced = replaced;
+	}
 	pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]%s\n",
 		   dso__long_name(dso), why,
 		   pfg->asm_leaves ? " and its instruction leaves addresses" : "");
@@ -363,8 +422,12 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 static void perf_flamegraph__forget(const struct perf_tool *tool, s32 pid)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+	int i;
 
-	flamegraph__forget_stacks(&pfg->fg, pid);
+	for (i = 0; i < pfg->nr_events; i++) {
+		if (pfg->events[i])
+			flamegraph__forget_stacks(&pfg->events[i]->fg, pid);
+	}
 }
 
 static int process_mmap_event(const struct perf_tool *tool, union perf_event *event,
@@ -459,7 +522,6 @@ static int process_feature_event(struct perf_session *session,
 	return 0;
 }
 
-
 /*
  * perf's ui_progress on a plain terminal: one line, rewritten in place,
  * for the phases that take long (reading events, decoding).  Set up only
@@ -491,6 +553,13 @@ static u64 now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/* @evsel's graph, if it has one: samples were seen, if not kept. */
+static struct perf_flamegraph_event *perf_flamegraph__find_event(struct perf_flamegraph *pfg,
+								 struct evsel *evsel)
+{
+	return evsel->core.idx < pfg->nr_events ? pfg->events[evsel->core.idx] : NULL;
+}
+
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
 	FILE *fp = flamegraph_output__open(&pfg->out);
@@ -498,15 +567,15 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 	if (!fp)
 		return -EIO;
 	return flamegraph_output__close(&pfg->out,
-					flamegraph__write_session(&pfg->fg, fp, pfg->format,
+					flamegraph__write_session(pfg->fg, fp, pfg->format,
 								  pfg->session, pfg->evsel,
 								  pfg->template));
 }
 
 static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 {
-	const char *event = pfg->evsel ? evsel__name(pfg->evsel) : "no event";
-	u64 unmapped = flamegraph__kernel_unmapped(&pfg->fg);
+	struct perf_flamegraph_event *pfe = perf_flamegraph__find_event(pfg, pfg->evsel);
+	u64 unmapped = flamegraph__kernel_unmapped(pfg->fg);
 
 	/*
 	 * perf record finds no kernel map when /proc/kallsyms hides the
@@ -519,17 +588,75 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 	if (quiet)
 		return;
 	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
-		pfg->fg.nr_samples, event);
-	if (pfg->nr_filtered || pfg->nr_unresolved)
+		pfg->fg->nr_samples, evsel__name(pfg->evsel));
+	if (pfe->nr_filtered || pfe->nr_unresolved)
 		fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
-			pfg->nr_filtered, pfg->nr_unresolved);
+			pfe->nr_filtered, pfe->nr_unresolved);
 	if (pfg->nr_other_event)
 		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
 			pfg->nr_other_event);
 	fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves, wrote %s (%s)\n",
-		pfg->fg.nr_nodes - 1, pfg->fg.nr_leaves,
+		pfg->fg->nr_nodes - 1, pfg->fg->nr_leaves,
 		strcmp(pfg->output, "-") ? pfg->output : "stdout",
 		flamegraph_format__name(pfg->format));
+}
+
+static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
+{
+	if (pfe) {
+		flamegraph__exit(&pfe->fg);
+		free(pfe);
+	}
+}
+
+/*
+ * The graph to write: -e's event's, else that of the first event in the
+ * recording with samples, as perf report shows first; the others' are
+ * freed, their samples counted as skipped.  -ENODATA if it is empty (its
+ * samples were all filtered, or there were none): an empty flame graph is
+ * never what the user asked for.
+ */
+static int perf_flamegraph__choose_event(struct perf_flamegraph *pfg)
+{
+	struct perf_flamegraph_event *pfe, *other;
+	struct evsel *pos, *seen = NULL;
+	int i;
+
+	if (!pfg->evsel) {
+		evlist__for_each_entry(pfg->session->evlist, pos) {
+			pfe = perf_flamegraph__find_event(pfg, pos);
+			if (pfe && pfe->fg.nr_samples) {
+				pfg->evsel = pos;
+				break;
+			}
+			if (pfe && !seen)
+				seen = pos;
+		}
+		if (!pfg->evsel)
+			pfg->evsel = seen;
+	}
+	pfe = pfg->evsel ? perf_flamegraph__find_event(pfg, pfg->evsel) : NULL;
+	for (i = 0; i < pfg->nr_events; i++) {
+		other = pfg->events[i];
+		if (!other || other == pfe)
+			continue;
+		pfg->nr_other_event += other->fg.nr_samples + other->nr_filtered +
+				       other->nr_unresolved;
+		perf_flamegraph_event__delete(other);
+		pfg->events[i] = NULL;
+	}
+	if (!pfe || !pfe->fg.nr_samples) {
+		pr_err("no samples of '%s' to show in %s (%" PRIu64 " filtered, %"
+		       PRIu64 " unresolved)\n",
+		       pfg->evsel ? evsel__name(pfg->evsel) : pfg->event_name ?: "any event",
+		       pfg->session->data->path, pfe ? pfe->nr_filtered : 0,
+		       pfe ? pfe->nr_unresolved : 0);
+		return -ENODATA;
+	}
+	pfg->fg = &pfe->fg;
+	for (i = 0; i < pfg->nr_replaced; i++)
+		flamegraph__warn_once(pfg->fg, pfg->replaced[i], /*kernel=*/false);
+	return 0;
 }
 
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
@@ -551,7 +678,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	}
 	perf_flamegraph__setup_callchain(session->evlist);
 	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
-		pfg->evsel = perf_flamegraph__select_evsel(pfg, session->evlist);
+		pfg->evsel = perf_flamegraph__find_evsel(pfg, session->evlist);
 		if (!pfg->evsel) {
 			pr_err("event '%s' is not in %s\n", pfg->event_name,
 			       session->data->path);
@@ -565,25 +692,20 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		pr_err("failed to process the events of %s\n", session->data->path);
 		return err;
 	}
-	/* An empty flame graph is never what the user asked for. */
-	if (pfg->fg.nr_samples == 0) {
-		pr_err("no samples of '%s' to show in %s (%" PRIu64 " filtered, %"
-		       PRIu64 " unresolved)\n",
-		       pfg->evsel ? evsel__name(pfg->evsel) : "any event",
-		       session->data->path, pfg->nr_filtered, pfg->nr_unresolved);
-		return -ENODATA;
-	}
+	err = perf_flamegraph__choose_event(pfg);
+	if (err)
+		return err;
 
 	t[1] = now_ns();
 	if (pfg->asm_leaves) {
-		err = flamegraph__decode_insns(&pfg->fg, &session->header.env);
+		err = flamegraph__decode_insns(pfg->fg, &session->header.env);
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(&pfg->fg, FLAMEGRAPH_SRCLINES_MAX);
+			err = flamegraph__add_srclines(pfg->fg, FLAMEGRAPH_SRCLINES_MAX);
 		if (err)
 			return err;
 	}
 	t[2] = now_ns();
-	err = flamegraph__finish(&pfg->fg);
+	err = flamegraph__finish(pfg->fg);
 	if (err)
 		return err;
 	t[3] = now_ns();
@@ -638,7 +760,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_BOOLEAN(0, "asm", &pfg.asm_leaves,
 		    "add the sampled instructions as leaves"),
 	OPT_STRING('e', "event", &pfg.event_name, "event",
-		   "event whose samples to show (default: the first)"),
+		   "event whose samples to show (default: the first with samples)"),
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
 		   "what a frame's width sums (default: period, as perf report's Overhead)"),
 	OPT_INTEGER(0, "max-stack", &pfg.max_stack,
@@ -680,7 +802,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "Show inline function frames"),
 	OPT_END()
 	};
-	int ret;
+	int ret, i;
 
 	annotation_options__init();
 	annotation_config__init();
@@ -785,14 +907,11 @@ int cmd_flamegraph(int argc, const char **argv)
 	pfg.tool.feature	 = process_feature_event;
 	pfg.tool.ordering_requires_timestamps = true;
 
-	ret = flamegraph__init(&pfg.fg, pfg.weight);
-	if (ret)
-		goto out;
 	pfg.session = perf_session__new(&data, &pfg.tool);
 	if (IS_ERR(pfg.session)) {
 		ret = PTR_ERR(pfg.session);
 		pfg.session = NULL;
-		goto out_fg;
+		goto out;
 	}
 	symbol_conf.try_vmlinux_path = true;
 	ret = symbol__init(&pfg.session->header.env);
@@ -800,8 +919,12 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = __cmd_flamegraph(&pfg);
 
 	perf_session__delete(pfg.session);
-out_fg:
-	flamegraph__exit(&pfg.fg);
+	for (i = 0; i < pfg.nr_events; i++)
+		perf_flamegraph_event__delete(pfg.events[i]);
+	free(pfg.events);
+	for (i = 0; i < pfg.nr_replaced; i++)
+		dso__put(pfg.replaced[i]);
+	free(pfg.replaced);
 	free(pfg.frames);
 	zfree(&pfg.ptime_range);
 out:

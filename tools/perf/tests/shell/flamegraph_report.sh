@@ -177,6 +177,44 @@ test_periods() {
 	test ! -e "$d/x.json"
 }
 
+test_events() {
+	echo "First event without samples: the graph is the first one's with samples"
+	local d="${workdir}/events" perfdir
+
+	mkdir "$d"
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
+	perf record -q -e alignment-faults,page-faults -F 1000 -g \
+		-o "$d/two.data" "$d/faults" 2> /dev/null
+	# alignment-faults has none: page-faults, as perf report shows it.
+	perf flamegraph -i "$d/two.data" --asm -o "$d/def.json" 2> "$d/err"
+	grep -q "samples of 'page-faults'" "$d/err"
+	perf flamegraph -i "$d/two.data" --asm -e page-faults -o "$d/e.json" \
+		2> /dev/null
+	cmp "$d/def.json" "$d/e.json"
+	perf report -i "$d/two.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	cmp "$d/def.json" "$d/rep.json"
+	fg_check --data "$d/two.data" --json "$d/def.json" --dso faults \
+		--event page-faults --report-periods --annotate --annotate-period
+	# Asked for by name, the empty event is an error, and no output.
+	refute perf flamegraph -i "$d/two.data" -e alignment-faults \
+		-o "$d/x.json" 2> "$d/err"
+	grep -q "^no samples of 'alignment-faults' to show in $d/two.data" "$d/err"
+	test ! -e "$d/x.json"
+	# flamegraph.py --asm, which hands the tree to perf flamegraph.
+	perfdir=$(cd "${shelldir}/../.." && pwd)
+	[ -x "${perfdir}/scripts/python/bin/flamegraph-report" ] &&
+		export PERF_EXEC_PATH="${perfdir}"
+	if perf version --build-options | grep -q 'libpython: .*on'; then
+		cp "$d/two.data" "$d/perf.data"
+		(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
+			> /dev/null 2> py.err)
+		perf flamegraph -i "$d/two.data" --asm --weight samples \
+			--format json -o "$d/s.json" 2> /dev/null
+		cmp "$d/py.json" "$d/s.json"
+	fi
+}
+
 test_debuginfod() {
 	echo "No debuginfod server is asked, as by perf record"
 	local d="${workdir}/debuginfod" port="" server
@@ -247,4 +285,4 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_periods test_flamegraph_py test_debuginfod test_no_threads
+run_parts test_report test_periods test_events test_flamegraph_py test_debuginfod test_no_threads
