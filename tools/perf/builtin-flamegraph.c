@@ -58,6 +58,8 @@ struct perf_flamegraph_event {
 	bool			stacks_by_key;
 	/* ... and its callers, the sampled function's place. */
 	bool			callers_by_key;
+	/* Callchain entries to resolve: perf_flamegraph__max_stack(). */
+	int			max_stack;
 	u64			nr_filtered;
 	u64			nr_unresolved;
 };
@@ -90,7 +92,7 @@ struct perf_flamegraph {
 	int			range_size;
 	int			range_num;
 	bool			asm_leaves;
-	int			max_stack;
+	int			max_stack;	/* --max-stack's, -1 if not given */
 	struct flamegraph_frame	*frames;
 	u64			alloc_frames;
 	u64			nr_other_event;
@@ -150,8 +152,7 @@ static bool perf_flamegraph__callers_by_key(struct evsel *evsel)
  * its IP, then its callers' return addresses, no more than --max-stack.
  * Return: false for other callchains.
  */
-static bool perf_flamegraph__callers_key(struct perf_flamegraph *pfg,
-					 struct perf_flamegraph_event *pfe,
+static bool perf_flamegraph__callers_key(struct perf_flamegraph_event *pfe,
 					 struct flamegraph_stack_key *key,
 					 const struct flamegraph_stack_key *sample_key)
 {
@@ -159,7 +160,7 @@ static bool perf_flamegraph__callers_key(struct perf_flamegraph *pfg,
 		     sample_key->cpumode == PERF_RECORD_MISC_KERNEL ? PERF_CONTEXT_KERNEL : 0;
 
 	if (!pfe->callers_by_key || !marker || sample_key->nr < 2 ||
-	    sample_key->nr > (u64)pfg->max_stack || sample_key->ips[0] != marker ||
+	    sample_key->nr > (u64)pfe->max_stack || sample_key->ips[0] != marker ||
 	    sample_key->ips[1] != sample_key->ip)
 		return false;
 	*key = *sample_key;
@@ -178,6 +179,41 @@ static u64 nr_addresses(const struct flamegraph_stack_key *key)
 	for (i = 0; i < key->nr; i++)
 		nr += key->ips[i] < PERF_CONTEXT_MAX;
 	return nr;
+}
+
+/*
+ * How many callchain entries to resolve: --max-stack's, else all that
+ * the recording holds, as the kernel cut them; a DWARF unwinder's buffer
+ * is as deep as perf report's default, PERF_MAX_STACK_DEPTH.
+ */
+static int perf_flamegraph__max_stack(struct perf_flamegraph *pfg, struct evsel *evsel)
+{
+	if (pfg->max_stack > 0)
+		return pfg->max_stack;
+	if (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER)
+		return PERF_MAX_STACK_DEPTH;
+	return INT_MAX;
+}
+
+/*
+ * Whether a callchain (its @key, and @nr_resolved frames perf made of
+ * it) was cut: perf resolved no more than @pfe's max_stack of them, or
+ * it holds exactly as many addresses as the kernel keeps, perf record's
+ * fp,<size>, else perf_event_max_stack, whose value at record time the
+ * recording doesn't hold: its default.  Recorded with a higher one, a
+ * callchain holds more, and the kernel's cut is missed, not invented.
+ */
+static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
+				       struct evsel *evsel,
+				       const struct flamegraph_stack_key *key,
+				       u64 nr_resolved)
+{
+	u64 limit = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
+	u64 nr = nr_addresses(key);
+
+	if (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER)
+		return nr == limit || nr_resolved >= (u64)pfe->max_stack;
+	return nr == limit || nr > (u64)pfe->max_stack;
 }
 
 /*
@@ -214,6 +250,7 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	}
 	pfe->stacks_by_key = perf_flamegraph__stacks_by_key(evsel);
 	pfe->callers_by_key = perf_flamegraph__callers_by_key(evsel);
+	pfe->max_stack = perf_flamegraph__max_stack(pfg, evsel);
 	pfg->events[idx] = pfe;
 	return pfe;
 out_nomem:
@@ -246,7 +283,7 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
  * the sampled function's, *@callers_of is set to the node of its callers.
  */
 static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
-						    struct flamegraph *fg,
+						    struct perf_flamegraph_event *pfe,
 						    struct evsel *evsel,
 						    struct perf_sample *sample,
 						    const struct flamegraph_stack_key *key,
@@ -267,11 +304,11 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 	u64 nr = 0;
 
 	if (callers)
-		return flamegraph__walk(fg, callers, &ip, 1, insn);
+		return flamegraph__walk(&pfe->fg, callers, &ip, 1, insn);
 
 	if (symbol_conf.use_callchain && sample->callchain && cursor &&
 	    thread__resolve_callchain(al->thread, cursor, evsel, sample, NULL, NULL,
-				      pfg->max_stack) == 0 && cursor->nr) {
+				      pfe->max_stack) == 0 && cursor->nr) {
 		if (cursor->nr > pfg->alloc_frames) {
 			void *frames = realloc(pfg->frames, cursor->nr * sizeof(*pfg->frames));
 
@@ -292,7 +329,8 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 			callchain_cursor_advance(cursor);
 		}
 	}
-	leaf = flamegraph__leaf(fg, thread__comm_str(al->thread),
+	leaf = flamegraph__leaf(&pfe->fg, thread__comm_str(al->thread),
+				nr && perf_flamegraph__truncated(pfe, evsel, key, nr),
 				nr ? pfg->frames : &ip, nr ?: 1, insn);
 	if (leaf && callers_of && nr == nr_addresses(key))
 		*callers_of = insn ? leaf->parent->parent : leaf->parent;
@@ -338,7 +376,7 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 
 	/* A stack seen before goes where it went; callers seen before, likewise. */
-	by_callers = perf_flamegraph__callers_key(pfg, pfe, &callers_key, &key);
+	by_callers = perf_flamegraph__callers_key(pfe, &callers_key, &key);
 	if (by_callers) {
 		stack = flamegraph__find_stack(&pfe->fg, &callers_key);
 		callers_node = stack ? flamegraph_stack__node(stack) : NULL;
@@ -359,7 +397,7 @@ static int process_sample_event(const struct perf_tool *tool,
 		goto out;
 	}
 	if (!al.filtered) {
-		leaf = perf_flamegraph__add(pfg, &pfe->fg, evsel, sample, &key, callers_node,
+		leaf = perf_flamegraph__add(pfg, pfe, evsel, sample, &key, callers_node,
 					    by_callers ? &callers_node : NULL, &al, machine);
 		if (!leaf) {
 			ret = -ENOMEM;
@@ -736,7 +774,7 @@ int cmd_flamegraph(int argc, const char **argv)
 {
 	struct perf_flamegraph pfg = {
 		.output	   = "flamegraph.html",
-		.max_stack = PERF_MAX_STACK_DEPTH,
+		.max_stack = -1,
 	};
 	struct perf_data data = {
 		.mode  = PERF_DATA_MODE_READ,
@@ -764,7 +802,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
 		   "what a frame's width sums (default: period, as perf report's Overhead)"),
 	OPT_INTEGER(0, "max-stack", &pfg.max_stack,
-		    "maximum number of callchain entries to use"),
+		    "maximum number of callchain entries to use (default: all recorded)"),
 	OPT_STRING('c', "comms", &symbol_conf.comm_list_str, "comm[,comm...]",
 		   "only consider samples of these comms"),
 	OPT_STRING(0, "pid", &symbol_conf.pid_list_str, "pid[,pid...]",
@@ -830,7 +868,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (pfg.max_stack < 1) {
+	if (pfg.max_stack != -1 && pfg.max_stack < 1) {
 		pr_err("--max-stack %d: use at least 1\n", pfg.max_stack);
 		ret = -EINVAL;
 		goto out;

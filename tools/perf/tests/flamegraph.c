@@ -59,11 +59,13 @@ struct fg_test {
 	struct machine	*machine;
 	struct flamegraph fg;
 	struct symbol	*evil;		/* a name like markup, for add_samples() */
+	bool		truncated;	/* stacks added are cut ones */
 };
 
 static int fg_test__init_weight(struct fg_test *t, enum flamegraph_weight weight)
 {
 	t->evil = NULL;
+	t->truncated = false;
 	machines__init(&t->machines);
 	t->machine = setup_fake_machine(&t->machines);
 	if (!t->machine || flamegraph__init(&t->fg, weight)) {
@@ -115,7 +117,7 @@ static int add_sample_period(struct fg_test *t, pid_t pid, const struct fake_fra
 	}
 	if (sym_override)
 		frames[nr - 1].ms.sym = sym_override;
-	leaf = flamegraph__leaf(&t->fg, thread__comm_str(thread), frames, nr,
+	leaf = flamegraph__leaf(&t->fg, thread__comm_str(thread), t->truncated, frames, nr,
 				insn ? &frames[nr - 1] : NULL);
 	if (leaf)
 		flamegraph__account(&t->fg, leaf, nr_samples, period);
@@ -541,7 +543,7 @@ static int test__flamegraph_many(struct test_suite *test __maybe_unused,
 		for (i = 0; i < MANY_CHILDREN; i++) {
 			for (c = 0; c < 2; c++) {
 				insn.ip = 0x2000 + 4 * (round ? i : MANY_CHILDREN - 1 - i);
-				leaf = flamegraph__leaf(&fg, comms[c], &frame, 1, &insn);
+				leaf = flamegraph__leaf(&fg, comms[c], false, &frame, 1, &insn);
 				if (!fg_check(leaf, "add", "out of memory"))
 					goto out;
 				flamegraph__account(&fg, leaf, c + 1, c + 1);
@@ -665,6 +667,47 @@ out:
 	return err;
 }
 
+static int test__flamegraph_truncated(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	static const char whole[] = "perf;main (perf+0x2bc);run_command;cmd_record;[0x388] 1000\n";
+	static const char cut[] = "perf;[truncated];run_command;cmd_record;[0x388] 70\n";
+	static const char marker[] =
+		"{\"n\":\"[truncated]\",\"l\":\"\",\"v\":0,\"s\":0,\"k\":\"truncated\",\"c\":[";
+	char *folded = NULL, *json = NULL;
+	int err = TEST_FAIL;
+	struct fg_test t;
+
+	if (fg_test__init(&t))
+		return TEST_FAIL;
+	/* The same stack whole, and cut: main() is gone from the cut one. */
+	if (!fg_check(!add_sample_period(&t, FAKE_PID_PERF1, record, 3, true, NULL, 1, 1000) &&
+		      !add_sample_period(&t, FAKE_PID_BASH, bash_malloc, 3, false, NULL, 1, 5),
+		      "add samples", "out of memory"))
+		goto out;
+	t.truncated = true;
+	if (!fg_check(!add_sample_period(&t, FAKE_PID_PERF1, record + 1, 2, true, NULL, 7, 70) &&
+		      !flamegraph__finish(&t.fg), "add cut samples", "out of memory"))
+		goto out;
+	folded = write_to_string(&t.fg, FLAMEGRAPH_FOLDED, NULL);
+	json = write_to_string(&t.fg, FLAMEGRAPH_JSON, NULL);
+	if (!fg_check(folded && strstr(folded, whole) && strstr(folded, cut),
+		      "folded", "got:\n%s\nexpected in it:\n%s%s", folded ?: "", whole, cut))
+		goto out;
+	if (!fg_check(json && strstr(json, marker), "JSON marker", "%s", json ?: ""))
+		goto out;
+	if (!fg_check(t.fg.root.total_samples == 9 && t.fg.root.total == 1075, "totals",
+		      "%" PRIu64 " samples, total %" PRIu64, t.fg.root.total_samples,
+		      t.fg.root.total))
+		goto out;
+	err = TEST_OK;
+out:
+	free(folded);
+	free(json);
+	fg_test__exit(&t);
+	return err;
+}
+
 static struct test_case tests__flamegraph[] = {
 	TEST_CASE("Frames keyed by DSO and symbol start, folded output", flamegraph_tree),
 	TEST_CASE("JSON output and hostile names", flamegraph_json),
@@ -673,6 +716,7 @@ static struct test_case tests__flamegraph[] = {
 	TEST_CASE("Stacks remembered per process", flamegraph_stacks),
 	TEST_CASE("Thousands of leaves under one function", flamegraph_many),
 	TEST_CASE("Frames weighed by period or by samples", flamegraph_weight),
+	TEST_CASE("Cut stacks under [truncated]", flamegraph_truncated),
 	{ .name = NULL, }
 };
 

@@ -80,7 +80,7 @@ static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count,
 
 	if (fp->asm_leaves)
 		insn = &fp->frames[fp->caller ? fp->nr - 1 : 0];
-	leaf = flamegraph__leaf(fp->fg, fp->comm, fp->frames, fp->nr, insn);
+	leaf = flamegraph__leaf(fp->fg, fp->comm, /*truncated=*/false, fp->frames, fp->nr, insn);
 	if (!leaf)
 		return -ENOMEM;
 	flamegraph__account(fp->fg, leaf, count, period);
@@ -131,9 +131,9 @@ static int flamegraph__add_entry(struct flamegraph_path *fp,
 	/* Samples without a callchain: the entry's own symbol. */
 	self.kernel = he->level != '.';
 	if (!err && fp->nr_added < nr_samples) {
-		struct flamegraph_node *leaf = flamegraph__leaf(fp->fg, fp->comm,
-								&self, 1, NULL);
+		struct flamegraph_node *leaf;
 
+		leaf = flamegraph__leaf(fp->fg, fp->comm, /*truncated=*/false, &self, 1, NULL);
 		if (!leaf)
 			return -ENOMEM;
 		flamegraph__account(fp->fg, leaf, nr_samples - fp->nr_added,

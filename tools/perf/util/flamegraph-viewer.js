@@ -6,7 +6,7 @@
  *   {"v": 1, "strings": [...], "info": {...}, "root": NODE}
  * NODE = [label, flags, dso, self, addr, srcline, [NODE...], samples],
  * where label, dso and srcline index "strings" (-1: none), flags is the
- * kind (0 root, 1 comm, 2 func, 3 unknown, 4 insn) | 8 kernel | 16 JIT,
+ * kind (0 root, 1 comm, 2 func, 3 unknown, 4 insn, 5 truncated) | 8 kernel | 16 JIT,
  * self the weight of the samples that ended at the node (info.weight:
  * their periods, in info.unit, or their number), addr the objdump
  * address ("" if none) and samples the number of those samples.
@@ -20,7 +20,7 @@
 	'use strict';
 
 	const t0 = performance.now();
-	const KIND = ['root', 'comm', 'func', 'unknown', 'insn'];
+	const KIND = ['root', 'comm', 'func', 'unknown', 'insn', 'truncated'];
 	const F_KERNEL = 8, F_JIT = 16;
 	const H = 16;
 
@@ -190,6 +190,8 @@
 			return 'rgb(' + (70 + v) + ',' + (140 + v) + ',230)';
 		if (n.kind === 3)
 			return 'rgb(170,170,170)';
+		if (n.kind === 5)
+			return 'rgb(120,120,120)';
 		if (n.jit)
 			return 'rgb(' + (150 + v) + ',110,220)';
 		if (n.kernel)

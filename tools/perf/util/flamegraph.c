@@ -455,6 +455,7 @@ struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
 }
 
 struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
+					 bool truncated,
 					 const struct flamegraph_frame *frames,
 					 int nr_frames,
 					 const struct flamegraph_frame *insn)
@@ -462,10 +463,14 @@ struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm
 	struct flamegraph_key key = {
 		.kind = FLAMEGRAPH_COMM,
 		.comm = comm ?: "[unknown]",
+	}, marker = {
+		.kind = FLAMEGRAPH_TRUNCATED,
 	};
+	struct flamegraph_node *node = flamegraph__child(fg, &fg->root, &key);
 
-	return flamegraph__walk(fg, flamegraph__child(fg, &fg->root, &key),
-				frames, nr_frames, insn);
+	if (node && truncated)
+		node = flamegraph__child(fg, node, &marker);
+	return flamegraph__walk(fg, node, frames, nr_frames, insn);
 }
 
 void flamegraph__account(struct flamegraph *fg, struct flamegraph_node *leaf,
@@ -628,6 +633,7 @@ const char *flamegraph_node__kind_name(const struct flamegraph_node *node)
 		[FLAMEGRAPH_FUNC]	= "func",
 		[FLAMEGRAPH_UNKNOWN]	= "unknown",
 		[FLAMEGRAPH_INSN]	= "insn",
+		[FLAMEGRAPH_TRUNCATED]	= "truncated",
 	};
 
 	return names[node->kind];
@@ -708,6 +714,8 @@ static char *flamegraph_node__make_label(struct flamegraph_node *node,
 		return strdup("all");
 	case FLAMEGRAPH_COMM:
 		return strdup(node->comm);
+	case FLAMEGRAPH_TRUNCATED:
+		return strdup("[truncated]");
 	case FLAMEGRAPH_UNKNOWN:
 		if (!dso)
 			return strdup("[unknown]");

@@ -23,6 +23,9 @@ struct map;
  *                      perf report shows them ("[unknown]")
  * @FLAMEGRAPH_INSN: the sampled instruction (--asm), a leaf under the
  *                   function or unknown node it was sampled in
+ * @FLAMEGRAPH_TRUNCATED: "[truncated]", between a comm and the frames kept
+ *                        of callchains that were cut, so that their
+ *                        outermost frame doesn't look like a caller
  */
 enum flamegraph_kind {
 	FLAMEGRAPH_ROOT,
@@ -30,6 +33,7 @@ enum flamegraph_kind {
 	FLAMEGRAPH_FUNC,
 	FLAMEGRAPH_UNKNOWN,
 	FLAMEGRAPH_INSN,
+	FLAMEGRAPH_TRUNCATED,
 };
 
 /**
@@ -212,6 +216,8 @@ void flamegraph__exit(struct flamegraph *fg);
  * flamegraph__leaf - the node a stack ends at, created as needed
  * @fg: the flame graph
  * @comm: command name of the sampled thread, NULL for "[unknown]"
+ * @truncated: the callchain was cut (the recording's or --max-stack's
+ *             limit): the stack goes below a "[truncated]" node
  * @frames: the stack, outermost caller first, sampled function last
  * @nr_frames: entries in @frames; 0 ends the stack at @comm
  * @insn: NULL, or the sample IP and what it resolves to: the stack ends
@@ -226,6 +232,7 @@ void flamegraph__exit(struct flamegraph *fg);
  * Return: the leaf, owned by @fg, or NULL when out of memory.
  */
 struct flamegraph_node *flamegraph__leaf(struct flamegraph *fg, const char *comm,
+					 bool truncated,
 					 const struct flamegraph_frame *frames,
 					 int nr_frames,
 					 const struct flamegraph_frame *insn);

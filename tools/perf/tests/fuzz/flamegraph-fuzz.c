@@ -258,7 +258,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			frames[i].ip = sym ? sym->start + (pick & 0xf) : 0xdead0000 + pick;
 			frames[i].kernel = ctl & 0x10;
 		}
-		leaf = flamegraph__leaf(&fg, comm, frames, nr,
+		leaf = flamegraph__leaf(&fg, comm, ctl & 0x40, frames, nr,
 					(ctl & 8) && nr ? &frames[nr - 1] : NULL);
 		if (!leaf)
 			abort();

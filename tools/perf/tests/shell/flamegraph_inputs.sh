@@ -390,6 +390,70 @@ assert names >= {'evex_a', 'plain', 'evex_b'}, names" "$d/e.json"
 	refute grep -q -- "--dwarf" "$d/bin/log"
 }
 
+# The stacks of folded file $1 that go through walk(), as "frames walks
+# truncated" lines: the frames below the comm, how many are walk(), and
+# 1 if they hang under "[truncated]" (not counted as a frame).
+walk_stacks() {
+	awk '/;walk;/ {
+		n = split($1, f, ";"); w = 0; t = f[2] == "[truncated]"
+		for (i = 2; i <= n; i++)
+			w += f[i] == "walk"
+		print n - 1 - t, w, t
+	}' "$1"
+}
+
+test_deep_stacks() {
+	echo "Deep stacks: as deep as recorded; cut ones under [truncated]"
+	local d="${workdir}/deep" max
+
+	mkdir "$d"
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/deep" "${shelldir}/lib/flamegraph_deep.c"
+	# The kernel keeps 100 entries (fp,100 is in the recording): every
+	# stack of the 200-deep recursion is cut, under [truncated] with the
+	# 100 frames kept; the shallow ones are whole, main() and all.
+	perf record -q -e cpu-clock -c 1000000 --call-graph fp,100 \
+		-o "$d/fp100.data" "$d/deep" 200 2> /dev/null
+	perf flamegraph -i "$d/fp100.data" -o "$d/fp100.folded" 2> /dev/null
+	walk_stacks "$d/fp100.folded" > "$d/walks"
+	test -s "$d/walks"
+	test "$(grep -vc '^100 [0-9]* 1$' "$d/walks")" -eq 0
+	grep -q "^deep;[^[]*;main;shallow;burn [0-9]*$" "$d/fp100.folded"
+	refute grep -q "\[truncated\].*;shallow;" "$d/fp100.folded"
+	# The marker is a node of its own, right below the comm.
+	perf flamegraph -i "$d/fp100.data" -o "$d/fp100.json" 2> /dev/null
+	fg_check --data "$d/fp100.data" --json "$d/fp100.json" --dso deep
+	python3 - "$d/fp100.json" <<-'EOF'
+	import json, sys
+	tree = json.load(open(sys.argv[1]))
+	marks = [(c["n"], m["n"], m["k"]) for c in tree["c"] for m in c["c"]
+	         if m["k"] == "truncated"]
+	assert marks == [("deep", "[truncated]", "truncated")], marks
+	EOF
+	# --max-stack cuts deeper, and says so; the shallow stacks (6 frames)
+	# are whole.
+	perf flamegraph -i "$d/fp100.data" --max-stack 20 -o "$d/m20.folded" \
+		2> /dev/null
+	test "$(walk_stacks "$d/m20.folded" | grep -vc '^20 [0-9]* 1$')" -eq 0
+	grep -q "^deep;[^[]*;main;shallow;burn [0-9]*$" "$d/m20.folded"
+	# Recorded with perf_event_max_stack above 127: all 200 calls of the
+	# recursion, no marker, where perf report's default would cut at 127.
+	max=$(cat /proc/sys/kernel/perf_event_max_stack 2> /dev/null) || max=
+	if [ -z "${max}" ] || ! echo 300 2> /dev/null \
+			> /proc/sys/kernel/perf_event_max_stack; then
+		skip_part "perf_event_max_stack can't be raised"
+		return 0
+	fi
+	perf record -q -e cpu-clock -c 1000000 -g -o "$d/deep.data" \
+		"$d/deep" 200 2> /dev/null || true
+	echo "${max}" > /proc/sys/kernel/perf_event_max_stack
+	perf flamegraph -i "$d/deep.data" -o "$d/deep.folded" 2> /dev/null
+	walk_stacks "$d/deep.folded" > "$d/walks"
+	grep -q ' 200 0$' "$d/walks"
+	refute grep -q ' 1$' "$d/walks"
+}
+
 run_parts test_pipe test_pipe_cut_short test_rebuilt_binary test_pipe_rebuilt \
 	test_perf_archive test_missing_binary test_stripped_binary test_debug_file \
-	test_foreign_profiles test_foreign_arch test_jit_perf_map test_jitdump
+	test_foreign_profiles test_foreign_arch test_jit_perf_map test_jitdump \
+	test_deep_stacks

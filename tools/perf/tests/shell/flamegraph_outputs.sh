@@ -62,10 +62,13 @@ test_outputs() {
 		refute perf flamegraph -i "${data}" -o "$o" 2> "${workdir}/o.err"
 		test "$(wc -l < "${workdir}/o.err")" -eq 1
 	done
-	# --max-stack 2: comm and at most two frames per stack, same total.
+	# --max-stack 2: comm and at most two frames per stack, the ones it
+	# cut under [truncated]; same total.
 	perf flamegraph -i "${data}" --max-stack 2 --format folded --weight samples \
 		-o "${workdir}/ms.folded" 2> /dev/null
-	awk -F';' 'NF > 3 { bad = 1 } END { exit bad }' "${workdir}/ms.folded"
+	awk -F';' 'NF > 3 + ($2 == "[truncated]") { bad = 1 } END { exit bad }' \
+		"${workdir}/ms.folded"
+	grep -q '^perf;\[truncated\];' "${workdir}/ms.folded"
 	test "$(total "${workdir}/ms.folded")" -eq \
 	     "$(perf script -i "${data}" -G -F comm 2> /dev/null | wc -l)"
 	refute perf flamegraph -i "${data}" --max-stack -1 -o "${workdir}/ms.html" 2> /dev/null

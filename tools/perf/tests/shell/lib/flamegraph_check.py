@@ -494,7 +494,7 @@ def check_srclines(args, page):
     print(f"{len(got)} hot instructions of {args.dso}: addr2line's source lines")
 
 
-KINDS = ["root", "comm", "func", "unknown", "insn"]
+KINDS = ["root", "comm", "func", "unknown", "insn", "truncated"]
 
 
 def expand(node, strings, weight=None):
