@@ -846,6 +846,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	annotation_config__init();
 	symbol_conf.inline_name = false;
 	symbol_conf.use_callchain = true;
+	/* A task's samples after its EXIT are its own, as in perf report. */
+	symbol_conf.keep_exited_threads = true;
 
 	argc = parse_options(argc, argv, options, flamegraph_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);

@@ -215,6 +215,29 @@ test_events() {
 	fi
 }
 
+test_exited_tasks() {
+	echo "Short-lived children: samples after their EXIT keep their comm"
+	local d="${workdir}/exited"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/x.data" -- \
+		sh -c "for i in \$(seq 40); do '${prog}' 2; done" 2> /dev/null
+	# Each child's last millisecond after its EXIT, as a busy machine
+	# can record it: perf report keeps the thread and its comm.
+	test "$(python3 "${shelldir}/lib/flamegraph_exit_early.py" "$d/x.data" \
+		1000)" -gt 0
+	perf flamegraph -i "$d/x.data" -o "$d/x.folded" 2> /dev/null
+	refute grep -q '^:[0-9]' "$d/x.folded"
+	# Each comm's share is perf report --sort comm's.
+	awk '{ split($1, f, ";"); v[f[1]] += $NF; all += $NF }
+	     END { for (c in v) printf "%.2f%% %s\n", 100 * v[c] / all, c }' \
+		"$d/x.folded" | sort > "$d/ours"
+	perf report -i "$d/x.data" --stdio --sort comm -g none -F overhead,comm \
+		2> /dev/null | awk '/^ +[0-9.]+%/ { print $1, $2 }' | sort > "$d/report"
+	test -s "$d/report"
+	cmp "$d/ours" "$d/report"
+}
+
 test_debuginfod() {
 	echo "No debuginfod server is asked, as by perf record"
 	local d="${workdir}/debuginfod" port="" server
@@ -285,4 +308,4 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_periods test_events test_flamegraph_py test_debuginfod test_no_threads
+run_parts test_report test_periods test_events test_exited_tasks test_flamegraph_py test_debuginfod test_no_threads
