@@ -227,11 +227,12 @@ static int add_samples(struct fg_test *t)
 /*
  * Comms, then functions by label, then unknown frames with their DSO;
  * both mains are qualified because two functions (in perf and bash)
- * share the name.  The leaves have no text: nothing decoded them.
+ * share the name, and the byte that isn't UTF-8 is U+FFFD.  The leaves
+ * have no text: nothing decoded them.
  */
 static const char expected_folded[] =
 	"bash;main (bash+0x2bc);xmalloc;malloc 1\n"
-	"perf;main (perf+0x2bc);evil:name </script>\xad 1\n"
+	"perf;main (perf+0x2bc);evil:name </script>\xef\xbf\xbd 1\n"
 	"perf;main (perf+0x2bc);run_command;cmd_record;[0x388] 2\n"
 	"perf;main (perf+0x2bc);run_command;cmd_record;[0x38c] 1\n"
 	"perf;main (perf+0x2bc);sys_perf_event_open 1\n"

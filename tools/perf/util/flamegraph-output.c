@@ -227,19 +227,36 @@ int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe)
 	return ferror(fp) ? -EIO : 0;
 }
 
-/* Frames are separated by ';' and stacks by newlines: keep names whole. */
+/*
+ * Frames are separated by ';' and stacks by newlines: keep names whole.
+ * Bytes that are not valid UTF-8 become U+FFFD, as in JSON.
+ */
 static void folded__put_name(FILE *fp, const char *name)
 {
-	while (*name) {
-		size_t len = strcspn(name, ";\n\r");
+	const unsigned char *s = (const unsigned char *)name;
+
+	while (*s) {
+		const unsigned char *run = s;
+		int len;
 
 		/* What needs no change, in one write. */
-		fwrite(name, 1, len, fp);
-		name += len;
-		if (!*name)
+		while (*s && *s < 0x80 && *s != ';' && *s != '\n' && *s != '\r')
+			s++;
+		if (s > run)
+			fwrite(run, 1, s - run, fp);
+		if (!*s)
 			break;
-		fputc(*name == ';' ? ':' : ' ', fp);
-		name++;
+		if (*s < 0x80) {
+			fputc(*s == ';' ? ':' : ' ', fp);
+			s++;
+			continue;
+		}
+		len = utf8_seq_len(s);
+		if (len)
+			fwrite(s, 1, len, fp);
+		else
+			fputs("\xef\xbf\xbd", fp);
+		s += len ?: 1;
 	}
 }
 
