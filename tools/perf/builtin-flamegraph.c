@@ -840,7 +840,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "Show inline function frames"),
 	OPT_END()
 	};
-	int ret, i;
+	bool usage = false;
+	int ret = 0, i;
 
 	annotation_options__init();
 	annotation_config__init();
@@ -853,8 +854,7 @@ int cmd_flamegraph(int argc, const char **argv)
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc && input_name && !strcmp(input_name, "-")) {
 		pr_err("-i -: a command is recorded into a file, not a pipe\n");
-		ret = -EINVAL;
-		goto out;
+		goto out_usage;
 	}
 	/* As perf record by default: no debuginfod server is asked. */
 	perf_debuginfod_setup(&debuginfod);
@@ -867,25 +867,23 @@ int cmd_flamegraph(int argc, const char **argv)
 		pfg.weight = FLAMEGRAPH_WEIGHT_SAMPLES;
 	} else if (pfg.weight_str && strcmp(pfg.weight_str, "period")) {
 		pr_err("--weight %s: use period or samples\n", pfg.weight_str);
-		ret = -EINVAL;
-		goto out;
+		goto out_usage;
 	}
 	if (pfg.max_stack != -1 && pfg.max_stack < 1) {
 		pr_err("--max-stack %d: use at least 1\n", pfg.max_stack);
-		ret = -EINVAL;
-		goto out;
+		goto out_usage;
 	}
-	ret = flamegraph__parse_format(pfg.format_str, pfg.output, &pfg.format);
-	if (!ret && pfg.template_path) {
+	if (flamegraph__parse_format(pfg.format_str, pfg.output, &pfg.format))
+		goto out_usage;
+	if (pfg.template_path) {
 		if (pfg.format != FLAMEGRAPH_HTML) {
 			pr_err("--template: only for html output\n");
-			ret = -EINVAL;
-		} else {
-			ret = flamegraph__read_template(pfg.template_path, &pfg.template);
+			goto out_usage;
 		}
+		ret = flamegraph__read_template(pfg.template_path, &pfg.template);
+		if (ret)
+			goto out;
 	}
-	if (ret)
-		goto out;
 	if (disassembler_style) {
 		annotate_opts.disassembler_style = strdup(disassembler_style);
 		if (!annotate_opts.disassembler_style) {
@@ -898,8 +896,7 @@ int cmd_flamegraph(int argc, const char **argv)
 			pr_err("--objdump '%s': %s\n", objdump_path,
 			       strchr(objdump_path, '/') ? strerror(errno) :
 			       "no such program in $PATH");
-			ret = -EINVAL;
-			goto out;
+			goto out_usage;
 		}
 		annotate_opts.objdump_path = strdup(objdump_path);
 		if (!annotate_opts.objdump_path) {
@@ -907,17 +904,15 @@ int cmd_flamegraph(int argc, const char **argv)
 			goto out;
 		}
 	}
-	ret = symbol__validate_sym_arguments();
-	if (ret)
-		goto out;
+	if (symbol__validate_sym_arguments())
+		goto out_usage;
 
 	data.path = input_name ?: "perf.data";
 	if (strcmp(data.path, "-") && strcmp(pfg.output, "-") &&
 	    same_file(data.path, pfg.output)) {
 		pr_err("the output %s is the input: refusing to overwrite it\n",
 		       pfg.output);
-		ret = -EINVAL;
-		goto out;
+		goto out_usage;
 	}
 	ret = flamegraph_output__init(&pfg.out, pfg.output);
 	if (ret)
@@ -967,9 +962,17 @@ int cmd_flamegraph(int argc, const char **argv)
 	free(pfg.replaced);
 	free(pfg.frames);
 	zfree(&pfg.ptime_range);
+	goto out;
+out_usage:
+	/* A command line parse_options() took, but that makes no sense. */
+	usage = true;
 out:
 	flamegraph_output__exit(&pfg.out);
 	free(pfg.template);
 	annotation_options__exit();
-	return ret;
+	/*
+	 * The exit statuses of the man page: parse_options()'s for a bad
+	 * command line, else one for every error, said in words before.
+	 */
+	return usage ? 129 : ret ? 1 : 0;
 }
