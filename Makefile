@@ -36,9 +36,12 @@ JOBS	?= $(shell nproc)
 
 # Features not used by perf flamegraph are turned off to keep the build
 # short and identical on every machine; capstone and objdump remain the
-# disassemblers.
+# disassemblers. build/ is perf's prefix: its perfexecdir, where perf
+# script finds its scripts (perf script report ...), is a link to the
+# assembled tree, which holds them as an installed perf's does.
 PERF_MAKEFLAGS := O=$(OBJ) BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 \
-		  NO_GTK2=1 NO_LIBBPF=1 mandir=$(CURDIR)/$(B)/man $(PERF_EXTRA)
+		  NO_GTK2=1 NO_LIBBPF=1 mandir=$(CURDIR)/$(B)/man \
+		  prefix=$(CURDIR)/$(B) $(PERF_EXTRA)
 
 # patches/commits says the order in which the patches apply.
 SERIES	:= patches/commits $(wildcard patches/*.patch)
@@ -66,6 +69,8 @@ $(PERF): $(SRC)/.applied FORCE
 	@mkdir -p $(OBJ)
 	@$(MAKE) -s -C $(SRC)/tools/perf -j$(JOBS) $(PERF_MAKEFLAGS)
 	@ln -sf obj/perf $(PERF)
+	@mkdir -p $(B)/libexec
+	@ln -sfn $(CURDIR)/$(SRC)/tools/perf $(B)/libexec/perf-core
 	@echo "  PERF   $(PERF): $$($(PERF) version)"
 
 # perf help flamegraph: perf looks in the mandir it was built with.
@@ -137,7 +142,7 @@ fuzz: $(PERF)
 	@scripts/fuzz.sh $(FUZZ_TIME)
 
 clean:
-	rm -rf $(OBJ) $(PERF) $(B)/asan $(B)/fuzz
+	rm -rf $(OBJ) $(PERF) $(B)/libexec $(B)/asan $(B)/fuzz
 
 distclean:
 	rm -rf $(B)

@@ -14,8 +14,11 @@ patches=$(cd "$2" && pwd)
 work=$top/build/check-patches
 obj=$work-obj
 makeflags="BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 NO_GTK2=1 NO_LIBBPF=1 WERROR=1"
-# perf help looks for man pages in the mandir perf was built with.
+# perf help looks for man pages in the mandir perf was built with, perf
+# script for its scripts in the perfexecdir under its prefix: a link to
+# the tree, as in the Makefile.
 [ -n "$MANDIR" ] && makeflags="$makeflags mandir=$MANDIR"
+makeflags="$makeflags prefix=$obj/prefix"
 
 name=$(git -C "$top" config user.name || true)
 email=$(git -C "$top" config user.email || true)
@@ -25,7 +28,8 @@ if [ -z "$name" ] || [ -z "$email" ]; then
 fi
 
 rm -rf "$work" "$obj"
-mkdir -p "$work" "$obj"
+mkdir -p "$work" "$obj/prefix/libexec"
+ln -s "$work/tools/perf" "$obj/prefix/libexec/perf-core"
 cp -a "$base/." "$work/"
 cd "$work"
 git init -q

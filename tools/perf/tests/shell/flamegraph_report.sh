@@ -123,6 +123,10 @@ test_flamegraph_py() {
 	perf flamegraph -i "$d/perf.data" --asm --weight samples --format json \
 		-o "$d/fg.json" 2> /dev/null
 	cmp "$d/py.json" "$d/fg.json"
+	# As the README runs it: perf finds its scripts without being told.
+	(cd "$d" && env -u PERF_EXEC_PATH perf script report flamegraph --asm \
+		-f json -o noenv.json > /dev/null 2>&1)
+	cmp "$d/noenv.json" "$d/fg.json"
 	grep -q '"k":"insn"' "$d/py.json"
 	fg_check --data "$d/perf.data" --json "$d/py.json" --dso prog --annotate \
 		--same-name spin
