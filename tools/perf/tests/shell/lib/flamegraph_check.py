@@ -125,9 +125,14 @@ class Objdump:
         return self.sweep[addr]
 
 
+# capstone 4 names the 64-bit move between a general register and an
+# XMM register (66 REX.W 0F 6E/7E) movd, objdump movq.
+ALIASES = {("movd", "movq"), ("movq", "movd")}
+
+
 def same_mnemonic(ours, theirs):
     """capstone says movq where objdump says mov: an AT&T size suffix aside."""
-    if ours == theirs:
+    if ours == theirs or (ours, theirs) in ALIASES:
         return True
     longer, shorter = (ours, theirs) if len(ours) > len(theirs) else (theirs, ours)
     return (len(longer) == len(shorter) + 1 and longer.startswith(shorter) and
