@@ -92,7 +92,7 @@ struct perf_flamegraph {
 	int			range_size;
 	int			range_num;
 	bool			asm_leaves;
-	int			max_stack;	/* --max-stack's, -1 if not given */
+	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	struct flamegraph_frame	*frames;
 	u64			alloc_frames;
 	u64			nr_other_event;
@@ -188,11 +188,10 @@ static u64 nr_addresses(const struct flamegraph_stack_key *key)
  */
 static int perf_flamegraph__max_stack(struct perf_flamegraph *pfg, struct evsel *evsel)
 {
-	if (pfg->max_stack > 0)
-		return pfg->max_stack;
-	if (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER)
+	if (pfg->max_stack == INT_MAX &&
+	    (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER))
 		return PERF_MAX_STACK_DEPTH;
-	return INT_MAX;
+	return pfg->max_stack;
 }
 
 /*
@@ -774,7 +773,7 @@ int cmd_flamegraph(int argc, const char **argv)
 {
 	struct perf_flamegraph pfg = {
 		.output	   = "flamegraph.html",
-		.max_stack = -1,
+		.max_stack = INT_MAX,
 	};
 	struct perf_data data = {
 		.mode  = PERF_DATA_MODE_READ,
@@ -869,7 +868,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		pr_err("--weight %s: use period or samples\n", pfg.weight_str);
 		goto out_usage;
 	}
-	if (pfg.max_stack != -1 && pfg.max_stack < 1) {
+	if (pfg.max_stack < 1) {
 		pr_err("--max-stack %d: use at least 1\n", pfg.max_stack);
 		goto out_usage;
 	}

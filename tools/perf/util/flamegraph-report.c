@@ -37,6 +37,7 @@ struct flamegraph_path {
 	const char		*comm;
 	bool			caller;
 	bool			asm_leaves;
+	int			max_entries;
 	struct flamegraph_frame	*frames;
 	int			nr;
 	int			alloc;
@@ -80,7 +81,9 @@ static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count,
 
 	if (fp->asm_leaves)
 		insn = &fp->frames[fp->caller ? fp->nr - 1 : 0];
-	leaf = flamegraph__leaf(fp->fg, fp->comm, /*truncated=*/false, fp->frames, fp->nr, insn);
+	leaf = flamegraph__leaf(fp->fg, fp->comm,
+				fp->max_entries && fp->nr >= fp->max_entries,
+				fp->frames, fp->nr, insn);
 	if (!leaf)
 		return -ENOMEM;
 	flamegraph__account(fp->fg, leaf, count, period);
@@ -144,12 +147,14 @@ static int flamegraph__add_entry(struct flamegraph_path *fp,
 }
 
 int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
-			  float min_pcnt, bool caller, bool asm_leaves)
+			  float min_pcnt, bool caller, bool asm_leaves,
+			  int max_entries)
 {
 	struct flamegraph_path fp = {
-		.fg	    = fg,
-		.caller	    = caller,
-		.asm_leaves = asm_leaves,
+		.fg	     = fg,
+		.caller	     = caller,
+		.asm_leaves  = asm_leaves,
+		.max_entries = max_entries,
 	};
 	struct rb_node *nd;
 	int err = 0;
@@ -192,10 +197,12 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 }
 
 int flamegraph_report__write(struct flamegraph_report *fr,
-			     struct perf_session *session, float min_pcnt)
+			     struct perf_session *session, float min_pcnt,
+			     int max_stack)
 {
 	struct evsel *evsel = NULL, *pos;
 	struct flamegraph fg;
+	int max_entries;
 	FILE *fp;
 	int err;
 
@@ -214,12 +221,20 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		return -EINVAL;
 	}
 
+	/*
+	 * Callchains the kernel cut, at perf record's fp,<size> or else its
+	 * default limit, lost their outermost callers.  A lower --max-stack
+	 * keeps the outermost ones in caller order: no marker can say where.
+	 */
+	max_entries = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
+	if (max_stack > 0 && max_stack < max_entries)
+		max_entries = 0;
 	err = flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD);
 	if (err)
 		return err;
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
 				    callchain_param.order == ORDER_CALLER,
-				    fr->asm_leaves);
+				    fr->asm_leaves, max_entries);
 	if (!err && fg.nr_samples == 0) {
 		pr_err("no samples of '%s' left to show in %s\n",
 		       evsel__name(evsel), session->data->path);

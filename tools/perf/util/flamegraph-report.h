@@ -23,6 +23,9 @@ struct perf_session;
  * @asm_leaves: add the sampled instruction (the callee end of each
  *              callchain) as a leaf: needs callchains keyed by address
  *              (CCKEY_ADDRESS), or entries merge different IPs
+ * @max_entries: a callchain of this many entries or more was cut at its
+ *               outer end (the kernel's limit): it goes under a
+ *               "[truncated]" node, as in perf flamegraph; 0 for none
  *
  * Entries filtered out by perf report (--comm, --pid, --tid, --dsos,
  * --symbols, --parent with --exclude-other, ...) are skipped.  Each
@@ -33,7 +36,8 @@ struct perf_session;
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
-			  float min_pcnt, bool caller, bool asm_leaves);
+			  float min_pcnt, bool caller, bool asm_leaves,
+			  int max_entries);
 
 /**
  * struct flamegraph_report - perf report --flamegraph[=file] [--asm]
@@ -67,6 +71,7 @@ int flamegraph_report__setup(struct flamegraph_report *fr);
  * @fr: set up by flamegraph_report__setup()
  * @session: the report's session, its hists collapsed and resorted
  * @min_pcnt: perf report's --percent-limit
+ * @max_stack: perf report's --max-stack, the callchain entries it resolved
  *
  * Takes the first event that has entries, says which on stderr with the
  * samples, frames and instruction leaves written.
@@ -74,7 +79,8 @@ int flamegraph_report__setup(struct flamegraph_report *fr);
  * Return: 0, or a negative errno after one line naming the problem.
  */
 int flamegraph_report__write(struct flamegraph_report *fr,
-			     struct perf_session *session, float min_pcnt);
+			     struct perf_session *session, float min_pcnt,
+			     int max_stack);
 
 /**
  * flamegraph_report__exit - release what flamegraph_report__setup() took
