@@ -778,8 +778,9 @@ int cmd_flamegraph(int argc, const char **argv)
 	struct perf_data data = {
 		.mode  = PERF_DATA_MODE_READ,
 	};
-	const char *disassembler_style = NULL, *objdump_path = NULL;
+	const char *disassembler_style = NULL, *objdump_path = NULL, *record_opt;
 	struct perf_debuginfod debuginfod = { .set = false, };
+	struct flamegraph_record_opts record = { .event = NULL, };
 	const char * const flamegraph_usage[] = {
 		"perf flamegraph [<options>]",
 		"perf flamegraph [<options>] [--] <command> [<args>]",
@@ -798,6 +799,16 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "add the sampled instructions as leaves"),
 	OPT_STRING('e', "event", &pfg.event_name, "event",
 		   "event whose samples to show (default: the first with samples)"),
+	OPT_STRING('F', "freq", &record.freq, "freq or 'max'",
+		   "with a command: perf record's sampling frequency"),
+	OPT_STRING(0, "count", &record.count, "n",
+		   "with a command: perf record's sample period (its -c)"),
+	OPT_STRING(0, "call-graph", &record.call_graph, "record_mode[,record_size]",
+		   "with a command: perf record's callchain mode (default: fp)"),
+	OPT_STRING('p', "record-pid", &record.pids, "pid[,pid...]",
+		   "with a command: profile these processes instead, while it runs"),
+	OPT_BOOLEAN('a', "all-cpus", &record.all_cpus,
+		    "with a command: profile the whole machine while it runs"),
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
 		   "what a frame's width sums (default: period, as perf report's Overhead)"),
 	OPT_INTEGER(0, "max-stack", &pfg.max_stack,
@@ -853,6 +864,12 @@ int cmd_flamegraph(int argc, const char **argv)
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc && input_name && !strcmp(input_name, "-")) {
 		pr_err("-i -: a command is recorded into a file, not a pipe\n");
+		goto out_usage;
+	}
+	record_opt = flamegraph_record_opts__set(&record);
+	if (!argc && record_opt) {
+		pr_err("%s: only with a command to record (perf flamegraph %s ... -- command)\n",
+		       record_opt, record_opt);
 		goto out_usage;
 	}
 	/* As perf record by default: no debuginfod server is asked. */
@@ -918,7 +935,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	/* The output was checked first: no recording for nothing. */
 	if (argc) {
-		ret = flamegraph__record(data.path, pfg.event_name, argc, argv);
+		record.event = pfg.event_name;
+		ret = flamegraph__record(data.path, &record, argc, argv);
 		if (ret)
 			goto out;
 	}

@@ -85,8 +85,21 @@ static int keep_recording(const char *tmp, const char *path)
 	return 0;
 }
 
-int flamegraph__record(const char *path, const char *event, int argc,
-		       const char **argv)
+const char *flamegraph_record_opts__set(const struct flamegraph_record_opts *opts)
+{
+	if (opts->freq)
+		return "-F";
+	if (opts->count)
+		return "--count";
+	if (opts->call_graph)
+		return "--call-graph";
+	if (opts->pids)
+		return "-p";
+	return opts->all_cpus ? "-a" : NULL;
+}
+
+int flamegraph__record(const char *path, const struct flamegraph_record_opts *opts,
+		       int argc, const char **argv)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN, }, old_int, old_term;
 	const char **rec_argv;
@@ -108,7 +121,7 @@ int flamegraph__record(const char *path, const char *event, int argc,
 		return fd;
 	}
 	close(fd);
-	rec_argv = calloc(argc + 9, sizeof(*rec_argv));
+	rec_argv = calloc(argc + 16, sizeof(*rec_argv));
 	if (!rec_argv) {
 		unlink(tmp);
 		return -ENOMEM;
@@ -116,13 +129,32 @@ int flamegraph__record(const char *path, const char *event, int argc,
 	/* The perf that runs now, not whichever is first in $PATH. */
 	rec_argv[i++] = "/proc/self/exe";
 	rec_argv[i++] = "record";
-	rec_argv[i++] = "-g";
+	if (opts->call_graph) {
+		rec_argv[i++] = "--call-graph";
+		rec_argv[i++] = opts->call_graph;
+	} else {
+		rec_argv[i++] = "-g";
+	}
 	rec_argv[i++] = "-o";
 	rec_argv[i++] = tmp;
-	if (event) {
+	if (opts->event) {
 		rec_argv[i++] = "-e";
-		rec_argv[i++] = event;
+		rec_argv[i++] = opts->event;
 	}
+	if (opts->freq) {
+		rec_argv[i++] = "-F";
+		rec_argv[i++] = opts->freq;
+	}
+	if (opts->count) {
+		rec_argv[i++] = "-c";
+		rec_argv[i++] = opts->count;
+	}
+	if (opts->pids) {
+		rec_argv[i++] = "-p";
+		rec_argv[i++] = opts->pids;
+	}
+	if (opts->all_cpus)
+		rec_argv[i++] = "-a";
 	rec_argv[i++] = "--";
 	for (j = 0; j < argc; j++)
 		rec_argv[i++] = argv[j];

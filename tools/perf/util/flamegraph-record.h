@@ -20,10 +20,39 @@
 bool flamegraph__command_exists(const char *cmd);
 
 /**
- * flamegraph__record - record a command with perf record -g
+ * struct flamegraph_record_opts - what perf record is told, NULL/false
+ *                                 for its defaults
+ * @event: -e, the event (perf record's default falls back to a software
+ *         clock where there is no PMU)
+ * @freq: -F, the sampling frequency (a number, "max")
+ * @count: -c, the sampling period
+ * @call_graph: --call-graph, the callchain mode (default: -g, fp)
+ * @pids: -p, processes to profile instead, for as long as the command runs
+ * @all_cpus: -a, the whole machine while the command runs
+ */
+struct flamegraph_record_opts {
+	const char	*event;
+	const char	*freq;
+	const char	*count;
+	const char	*call_graph;
+	const char	*pids;
+	bool		all_cpus;
+};
+
+/**
+ * flamegraph_record_opts__set - whether an option of perf record was given
+ * @opts: the options
+ *
+ * Return: the name of the first option set that only a recording takes
+ * (-F, --count, --call-graph, -p or -a), for "only with a command"; NULL if
+ * none is.  -e isn't one: it also picks an event of the input.
+ */
+const char *flamegraph_record_opts__set(const struct flamegraph_record_opts *opts);
+
+/**
+ * flamegraph__record - record a command with perf record
  * @path: where the recording goes (perf flamegraph's input)
- * @event: perf record's -e, or NULL for its default event (which falls
- *         back to a software clock where there is no PMU)
+ * @opts: what perf record is told besides
  * @argc: the words of the command
  * @argv: the command and its arguments
  *
@@ -38,7 +67,7 @@ bool flamegraph__command_exists(const char *cmd);
  *
  * Return: 0, or a negative errno after one line that names the problem.
  */
-int flamegraph__record(const char *path, const char *event, int argc,
-		       const char **argv);
+int flamegraph__record(const char *path, const struct flamegraph_record_opts *opts,
+		       int argc, const char **argv);
 
 #endif /* __PERF_FLAMEGRAPH_RECORD_H */

@@ -218,6 +218,28 @@ test_record_command() {
 	else
 		skip_part "no setsid(1) to send ^C"
 	fi
+	# perf record's options, as the recording's command line shows them:
+	# the whole machine while a command runs, or other processes only.
+	perf flamegraph -F 499 --call-graph fp -a -i "$d/a.data" -o "$d/a.folded" \
+		-- "$d/prog" 10 > /dev/null 2> /dev/null
+	perf report -i "$d/a.data" --header-only 2> /dev/null |
+		grep -q "^# cmdline : .* record --call-graph fp -o .* -F 499 -a -- $d/prog 10 *$"
+	grep -q "^prog;" "$d/a.folded"
+	perf test -w noploop 3 &
+	pid=$!
+	perf flamegraph --count 100000 -p "${pid}" -i "$d/p.data" -o "$d/p.folded" \
+		-- sleep 1 > /dev/null 2> /dev/null
+	wait "${pid}"
+	perf report -i "$d/p.data" --header-only 2> /dev/null |
+		grep -q "^# cmdline : .* record -g -o .* -c 100000 -p ${pid} -- sleep 1 *$"
+	grep -q "^perf;.*noploop" "$d/p.folded"
+	refute grep -q "^sleep;" "$d/p.folded"
+	# ... and only with a command: a usage error without one.
+	st=0
+	perf flamegraph -F 499 -i "$d/rec.data" -o "$d/x.folded" 2> "$d/x.err" || st=$?
+	test "${st}" -eq 129
+	grep -q "^-F: only with a command to record" "$d/x.err"
+	test ! -e "$d/x.folded"
 	# A command that can't run: an error, no flame graph.
 	refute perf flamegraph -i "$d/none.data" -o "$d/none.folded" \
 		-- "$d/nonexistent" > /dev/null 2> "$d/none.err"
