@@ -25,6 +25,7 @@
 #include "util/map.h"
 #include "util/path.h"
 #include "util/session.h"
+#include "util/strbuf.h"
 #include "util/symbol.h"
 #include "util/thread.h"
 #include "util/time-utils.h"
@@ -597,16 +598,43 @@ static struct perf_flamegraph_event *perf_flamegraph__find_event(struct perf_fla
 	return evsel->core.idx < pfg->nr_events ? pfg->events[evsel->core.idx] : NULL;
 }
 
+/* How the graph differs from the recording's: the filters, what they left out. */
+static int perf_flamegraph__view(struct perf_flamegraph *pfg, struct strbuf *sb)
+{
+	struct perf_flamegraph_event *pfe = perf_flamegraph__find_event(pfg, pfg->evsel);
+	int err = flamegraph__describe_filters(sb);
+
+	if (!err && pfg->cpu_list)
+		err = strbuf_addf(sb, "%s--cpu %s", sb->len ? ", " : "", pfg->cpu_list);
+	if (!err && pfg->time_str)
+		err = strbuf_addf(sb, "%s--time %s", sb->len ? ", " : "", pfg->time_str);
+	if (!err && sb->len)
+		err = strbuf_addf(sb, ": %" PRIu64 " of %" PRIu64 " samples left out",
+				  pfe->nr_filtered, pfe->nr_filtered + pfg->fg->nr_samples);
+	return err;
+}
+
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
-	FILE *fp = flamegraph_output__open(&pfg->out);
+	struct strbuf view = STRBUF_INIT;
+	FILE *fp;
+	int err;
 
-	if (!fp)
+	err = perf_flamegraph__view(pfg, &view);
+	if (err)
+		return err;
+	fp = flamegraph_output__open(&pfg->out);
+	if (!fp) {
+		strbuf_release(&view);
 		return -EIO;
-	return flamegraph_output__close(&pfg->out,
-					flamegraph__write_session(pfg->fg, fp, pfg->format,
-								  pfg->session, pfg->evsel,
-								  pfg->template));
+	}
+	err = flamegraph_output__close(&pfg->out,
+				       flamegraph__write_session(pfg->fg, fp, pfg->format,
+								 pfg->session, pfg->evsel,
+								 pfg->template,
+								 view.len ? view.buf : NULL));
+	strbuf_release(&view);
+	return err;
 }
 
 static void perf_flamegraph__summary(struct perf_flamegraph *pfg)

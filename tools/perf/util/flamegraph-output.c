@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
@@ -31,6 +32,7 @@
 #include "header.h"
 #include "session.h"
 #include "strbuf.h"
+#include "symbol_conf.h"
 
 #include <util/flamegraph-viewer.h>
 
@@ -453,6 +455,7 @@ static int flamegraph__write_data(struct flamegraph *fg, FILE *fp,
 	html__put_info(fp, &first, "date", info->date);
 	html__put_info(fp, &first, "version", info->version);
 	html__put_info(fp, &first, "header", info->header);
+	html__put_info(fp, &first, "view", info->view);
 	fputs("},\n\"strings\":[", fp);
 	for (i = 0; i < hs.nr; i++) {
 		if (i)
@@ -666,10 +669,33 @@ static const char *evsel__period_unit(struct evsel *evsel)
 	}
 }
 
+int flamegraph__describe_filters(struct strbuf *sb)
+{
+	const struct {
+		const char *option, *list;
+	} filters[] = {
+		{ "--comms",   symbol_conf.comm_list_str, },
+		{ "--pid",     symbol_conf.pid_list_str, },
+		{ "--tid",     symbol_conf.tid_list_str, },
+		{ "--dsos",    symbol_conf.dso_list_str, },
+		{ "--symbols", symbol_conf.sym_list_str, },
+	};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(filters) && !err; i++) {
+		if (filters[i].list)
+			err = strbuf_addf(sb, "%s%s %s", sb->len ? ", " : "",
+					  filters[i].option, filters[i].list);
+	}
+	return err;
+}
+
 int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 			      enum flamegraph_format format,
 			      struct perf_session *session,
-			      struct evsel *evsel, const char *tmpl)
+			      struct evsel *evsel, const char *tmpl,
+			      const char *view)
 {
 	struct perf_env *env = &session->header.env;
 	struct flamegraph_info info = {
@@ -680,6 +706,7 @@ int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 		.hostname = env->hostname,
 		.cpu	  = env->cpu_desc,
 		.version  = env->version,
+		.view	  = view,
 	};
 	char date[64] = "", *header = NULL;
 	size_t header_len = 0;

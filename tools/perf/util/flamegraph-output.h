@@ -8,6 +8,7 @@
 
 struct evsel;
 struct flamegraph;
+struct strbuf;
 struct perf_session;
 
 /**
@@ -68,6 +69,7 @@ struct flamegraph_info {
 	const char *date;
 	const char *version;
 	const char *header;
+	const char *view;
 };
 
 /**
@@ -159,6 +161,8 @@ int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
  *           ./perf.data's
  * @evsel: the event shown, or NULL
  * @tmpl: NULL, or the text of a d3-flame-graph template for html
+ * @view: NULL, or how the graph differs from the whole recording's, for
+ *        the page's header (flamegraph__describe_filters())
  *
  * Shared by perf flamegraph and perf report --flamegraph.
  *
@@ -167,7 +171,20 @@ int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
 int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 			      enum flamegraph_format format,
 			      struct perf_session *session,
-			      struct evsel *evsel, const char *tmpl);
+			      struct evsel *evsel, const char *tmpl,
+			      const char *view);
+
+/**
+ * flamegraph__describe_filters - perf report's sample filters in words
+ * @sb: where to append them, as "--comms perf, --dsos libc.so.6"
+ *
+ * The filters of symbol_conf that perf report and perf flamegraph take
+ * from their options (--comms, --pid, --tid, --dsos, --symbols), for the
+ * page's header: a filtered graph says so.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int flamegraph__describe_filters(struct strbuf *sb);
 
 /**
  * struct flamegraph_output - where a flame graph is written

@@ -26,6 +26,7 @@
 #include "maps.h"
 #include "session.h"
 #include "sort.h"
+#include "strbuf.h"
 #include "symbol.h"
 #include "thread.h"
 #include "util.h"
@@ -200,6 +201,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 			     struct perf_session *session, float min_pcnt,
 			     int max_stack)
 {
+	struct strbuf view = STRBUF_INIT;
 	struct evsel *evsel = NULL, *pos;
 	struct flamegraph fg;
 	int max_entries;
@@ -254,6 +256,15 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	}
 	if (!err)
 		err = flamegraph__finish(&fg);
+	/* What the page says of the view: the report's filters, inverted. */
+	if (!err)
+		err = flamegraph__describe_filters(&view);
+	if (!err && min_pcnt > 0)
+		err = strbuf_addf(&view, "%s--percent-limit %g", view.len ? ", " : "",
+				  min_pcnt);
+	if (!err && callchain_param.order == ORDER_CALLEE)
+		err = strbuf_addf(&view, "%sinverted (-g callee): the sampled functions at the root, their callers above them",
+				  view.len ? "; " : "");
 	if (err)
 		goto out;
 
@@ -264,13 +275,15 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	}
 	err = flamegraph_output__close(&fr->out,
 				       flamegraph__write_session(&fg, fp, fr->format,
-								 session, evsel, NULL));
+								 session, evsel, NULL,
+								 view.len ? view.buf : NULL));
 	if (!err)
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
 			" frames, %" PRIu64 " instruction leaves, wrote %s\n",
 			fg.nr_samples, evsel__name(evsel), fg.nr_nodes - 1,
 			fg.nr_leaves, fr->path);
 out:
+	strbuf_release(&view);
 	flamegraph__exit(&fg);
 	return err;
 }

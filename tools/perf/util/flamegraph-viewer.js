@@ -565,7 +565,8 @@
 				['weight', bySamples ? 'samples' :
 				 'period, ' + root.t + ' ' + unit],
 				['cpu', info.cpu], ['recorded', info.date],
-				['perf', info.version], ['command', info.cmdline]];
+				['perf', info.version], ['command', info.cmdline],
+				['view', info.view]];
 
 		for (const f of fields) {
 			if (!f[1])

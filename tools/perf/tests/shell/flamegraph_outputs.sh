@@ -152,6 +152,14 @@ assert names == {"test_loop"}, names
 assert m and int(m.group(1)) == got and int(m.group(2)) == total(full) - got, m
 print(f"-S test_loop: {got} samples, {total(full) - got} filtered, as in the full graph")
 PY
+	# The page says which filters made it, and how much they left out.
+	perf flamegraph -i "${data}" -S test_loop -o "${workdir}/sym.html" 2> /dev/null
+	want=$(sed -n "s/.* samples of 'cpu-clock' (\([0-9]*\) filtered.*/\1/p" \
+		"${workdir}/sym.err")
+	want="--symbols test_loop: ${want} of $(total "${workdir}/all.json") samples left out"
+	grep -qF "\"view\":\"${want}\"" "${workdir}/sym.html"
+	perf flamegraph -i "${data}" -o "${workdir}/all.html" 2> /dev/null
+	refute grep -q '"view":' "${workdir}/all.html"
 	# --tid: the second thread's samples, as perf script counts them.
 	tid=$(perf script -i "${data}" -F tid 2> /dev/null | sort -nu | tail -1)
 	tid=$((tid))

@@ -86,6 +86,12 @@ PY
 	n=$(awk -F';' '$2 == "mix" { s += $NF } END { print s }' \
 		<(sed 's/ \([0-9]*\)$/;\1/' "$d/callee.folded"))
 	test "$n" -eq "$(awk '/;mix;/ { s += $NF } END { print s }' "$d/fg.mix.folded")"
+	# The page says it is inverted, and which filters made it.
+	perf report -i "$d/r.data" --flamegraph="$d/callee.html" -g callee \
+		--comms fgwork 2> /dev/null
+	grep -q '"view":"--comms fgwork; inverted (-g callee): ' "$d/callee.html"
+	perf report -i "$d/r.data" --flamegraph="$d/caller.html" 2> /dev/null
+	refute grep -q '"view":' "$d/caller.html"
 	# --max-stack 2: at most comm and two frames.
 	perf report -i "$d/r.data" --flamegraph="$d/ms.folded" --max-stack 2 2> /dev/null
 	test "$(awk -F';' '{ print NF }' "$d/ms.folded" | sort -n | tail -1)" -le 3
