@@ -179,10 +179,10 @@ static void json__put_string(FILE *fp, const char *str, bool html_safe)
 	fputc('"', fp);
 }
 
-/* @weight: for the root, what the values sum; NULL below it. */
+/* @fg: for the root, the graph whose weight and event it names; NULL below. */
 static void flamegraph_node__write_json(const struct flamegraph_node *node,
 					FILE *fp, bool html_safe,
-					const char *weight)
+					const struct flamegraph *fg)
 {
 	const char *dso = flamegraph_node__dso_name(node);
 	u32 i;
@@ -194,10 +194,14 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 	put_u64(fp, node->self);
 	fputs(",\"s\":", fp);
 	put_u64(fp, node->samples);
-	if (weight) {
+	if (fg) {
 		fputs(",\"weight\":\"", fp);
-		fputs(weight, fp);
+		fputs(flamegraph_weight__name(fg->weight), fp);
 		fputc('"', fp);
+	}
+	if (fg && fg->event) {
+		fputs(",\"event\":", fp);
+		json__put_string(fp, fg->event, html_safe);
 	}
 	fputs(",\"k\":\"", fp);
 	fputs(flamegraph_node__kind_name(node), fp);
@@ -222,8 +226,7 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 
 int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe)
 {
-	flamegraph_node__write_json(&fg->root, fp, html_safe,
-				    flamegraph_weight__name(fg->weight));
+	flamegraph_node__write_json(&fg->root, fp, html_safe, fg);
 	if (!html_safe)
 		fputc('\n', fp);
 	return ferror(fp) ? -EIO : 0;
@@ -713,6 +716,8 @@ int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 	struct stat st;
 	FILE *hfp;
 	int err;
+
+	fg->event = info.event;
 
 	switch (format) {
 	case FLAMEGRAPH_JSON:

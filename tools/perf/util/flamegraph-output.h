@@ -84,7 +84,7 @@ struct flamegraph_info {
  * their number), "c" children, as upstream's flamegraph.py writes them;
  * plus "s" the number of those samples, "k" kind, "d" DSO and "a"
  * objdump address where known, and in the root "weight", the name of
- * @fg's weight (flamegraph_weight__name()).
+ * @fg's weight (flamegraph_weight__name()), and "event", @fg's event.
  * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
  *
  * Return: 0 on success, -EIO when writing failed.

@@ -144,6 +144,8 @@ enum flamegraph_weight {
  * @nr_nodes: nodes in the tree, the root included
  * @nr_leaves: instruction leaves (FLAMEGRAPH_INSN nodes)
  * @weight: what the nodes' @self and @total sum
+ * @event: the name of the event whose samples these are, for the
+ *         writers (borrowed); NULL where not known
  * @nr_samples: samples added
  * @insns: the distinct sampled instructions, in no particular order, for
  *         flamegraph__decode_insns() and flamegraph__add_srclines()
@@ -163,6 +165,7 @@ struct flamegraph {
 	u64			nr_nodes;
 	u64			nr_leaves;
 	enum flamegraph_weight	weight;
+	const char		*event;
 	u64			nr_samples;
 	struct flamegraph_insn	**insns;
 	size_t			nr_insns;

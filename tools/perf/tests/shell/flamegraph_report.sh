@@ -199,6 +199,7 @@ test_events() {
 	# alignment-faults has none: page-faults, as perf report shows it.
 	perf flamegraph -i "$d/two.data" --asm -o "$d/def.json" 2> "$d/err"
 	grep -q "samples of 'page-faults'" "$d/err"
+	grep -q '^{"n":"all",[^{]*"event":"page-faults"' "$d/def.json"
 	perf flamegraph -i "$d/two.data" --asm -e page-faults -o "$d/e.json" \
 		2> /dev/null
 	cmp "$d/def.json" "$d/e.json"
