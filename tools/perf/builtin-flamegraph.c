@@ -789,6 +789,25 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	return 0;
 }
 
+/*
+ * An input directory is one perf record --dir wrote, with a data file in
+ * it: say what another one is, where perf would say "<dir>/data: No such
+ * file or directory".
+ */
+static bool input_is_readable(const char *path)
+{
+	char data[PATH_MAX];
+	struct stat st;
+
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISDIR(st.st_mode))
+		return true;
+	if (snprintf(data, sizeof(data), "%s/data", path) < (int)sizeof(data) &&
+	    !access(data, F_OK))
+		return true;
+	pr_err("%s: a directory, not a perf.data file\n", path);
+	return false;
+}
+
 static bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -967,6 +986,11 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = flamegraph__record(data.path, &record, argc, argv);
 		if (ret)
 			goto out;
+	}
+
+	if (!input_is_readable(data.path)) {
+		ret = -EISDIR;
+		goto out;
 	}
 
 	perf_tool__init(&pfg.tool, /*ordered_events=*/true);

@@ -329,12 +329,15 @@ test_bad_input() {
 	grep -q "data size field is 0" "${err}"
 	# The exit statuses of the man page: 1 for input that can't be
 	# used, 129 for a command line that is wrong, as parse-options'.
-	for t in "1 -i ${workdir}/nonexistent.data" "1 -i ${workdir}/empty.data" 			"1 -i ${data} -e nosuch" "1 -i ${data} -S nosuch" 			"129 -i ${data} --format svg" "129 -i ${data} --weight bogus" 			"129 -i ${data} --max-stack 0" "129 --no-such-option"; do
+	for t in "1 -i ${workdir}/nonexistent.data" "1 -i ${workdir}/empty.data" 			"1 -i ${data} -e nosuch" "1 -i ${data} -S nosuch" 			"129 -i ${data} --format svg" "129 -i ${data} --weight bogus" 			"129 -i ${data} --max-stack 0" "129 --no-such-option" \
+			"1 -i ${workdir}"; do
 		st=0
 		# shellcheck disable=SC2086
 		perf flamegraph ${t#* } -o "${keep}" 2> /dev/null || st=$?
 		test "${st}" -eq "${t%% *}"
 	done
+	perf flamegraph -i "${workdir}" -o "${keep}" 2> "${err}" || true
+	grep -q "^${workdir}: a directory, not a perf.data file$" "${err}"
 	for opt in "-e nosuch" "--time bogus"; do
 		# shellcheck disable=SC2086
 		refute perf flamegraph -i "${data}" $opt -o "${keep}" 2> /dev/null
