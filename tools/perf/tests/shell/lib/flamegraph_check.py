@@ -465,7 +465,7 @@ def main():
         if not data:
             fail("HTML embeds no data")
         page = json.loads(data.group(1))
-        if expand(page["root"], page["strings"], page["info"].get("weight")) != tree:
+        if expand(page["root"], page["strings"], page["info"]) != tree:
             fail("HTML does not embed the JSON tree")
         print(f"HTML is self-contained and embeds the same tree "
               f"({len(page['strings'])} distinct strings)")
@@ -502,14 +502,17 @@ def check_srclines(args, page):
 KINDS = ["root", "comm", "func", "unknown", "insn", "truncated"]
 
 
-def expand(node, strings, weight=None):
+def expand(node, strings, info=None):
     """The HTML's compact node as the JSON writer writes it: see
-    tools/perf/util/flamegraph-viewer.js for the layout."""
+    tools/perf/util/flamegraph-viewer.js for the layout; the root's
+    weight and event are in the page's info."""
     label, flags, dso, self_, addr, _srcline, kids, samples = node
     out = {"n": strings[label], "l": "kernel" if flags & 8 else "",
            "v": self_, "s": samples}
-    if weight:
-        out["weight"] = weight
+    if info:
+        out["weight"] = info["weight"]
+        if "event" in info:
+            out["event"] = info["event"]
     out["k"] = KINDS[flags & 7]
     if dso >= 0:
         out["d"] = strings[dso]

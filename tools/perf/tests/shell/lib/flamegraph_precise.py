@@ -15,12 +15,15 @@ the start of a function (a non-PIE binary's, as nm prints it).  perf
 puts the IP back (util/callchain-precise.c): the flame graph of the
 rewritten file must be the one of the original.
 
-The layout is struct perf_file_header (tools/perf/util/header.h), the
-attributes (struct perf_event_attr, then a file section of ids) and
-PERF_RECORD_SAMPLE as perf_event.h lays it out for the sample_type.
+PERF_RECORD_SAMPLE is read as perf_event.h lays it out for the
+sample_type; the file through flamegraph_perf_data.py.
 """
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flamegraph_perf_data import PerfData  # noqa: E402
 
 PERF_RECORD_SAMPLE = 9
 PERF_CONTEXT_MAX = (1 << 64) - 4095
@@ -34,43 +37,26 @@ BEFORE = [SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
 
 def main():
     path, callee = sys.argv[1], int(sys.argv[2], 16)
-    changed = 0
-    with open(path, "r+b") as f:
-        hdr = f.read(104)
-        if hdr[:8] != b"PERFILE2":
-            sys.exit(f"{path}: not a perf.data file")
-        attr_size, attrs_offset, attrs_size, data_offset, data_size = \
-            struct.unpack_from("<QQQQQ", hdr, 16)
-        if attrs_size != attr_size:
-            sys.exit(f"{path}: one event only")
-        f.seek(attrs_offset)
-        attr = bytearray(f.read(attr_size))
-        (sample_type,) = struct.unpack_from("<Q", attr, 24)
-        (flags,) = struct.unpack_from("<Q", attr, 40)
-        if sample_type & SAMPLE_READ or not sample_type & SAMPLE_CALLCHAIN:
-            sys.exit(f"{path}: a callchain and no read values wanted")
-        struct.pack_into("<Q", attr, 40, flags | 2 << 15)
-        f.seek(attrs_offset)
-        f.write(attr)
-        pos, end, nth = data_offset, data_offset + data_size, 0
-        while pos + 8 <= end:
-            f.seek(pos)
-            rtype, _, size = struct.unpack("<IHH", f.read(8))
-            if size < 8:
-                sys.exit(f"{path}: bad record at {pos}")
-            if rtype == PERF_RECORD_SAMPLE:
-                body = f.read(size - 8)
-                off = 8 * sum(1 for b in BEFORE if sample_type & b)
-                ip = struct.unpack_from("<Q", body, 8 if sample_type & SAMPLE_IDENTIFIER
-                                        else 0)[0]
-                (nr,) = struct.unpack_from("<Q", body, off)
-                ips = struct.unpack_from(f"<{nr}Q", body, off + 8)
-                nth += 1
-                if nr >= 2 and ips[0] >= PERF_CONTEXT_MAX and ips[1] == ip and nth % 2:
-                    f.seek(pos + 8 + off + 16)
-                    f.write(struct.pack("<Q", callee))
-                    changed += 1
-            pos += size
+    changed = nth = 0
+    data = PerfData(path)
+    sample_type = data.sample_type
+    if sample_type & SAMPLE_READ or not sample_type & SAMPLE_CALLCHAIN:
+        sys.exit(f"{path}: a callchain and no read values wanted")
+    struct.pack_into("<Q", data.attr, 40, data.flags | 2 << 15)
+    data.write_attr()
+    for pos, rtype, size in data.records():
+        if rtype != PERF_RECORD_SAMPLE:
+            continue
+        body = data.read(pos + 8, size - 8)
+        off = 8 * sum(1 for b in BEFORE if sample_type & b)
+        ip = struct.unpack_from("<Q", body, 8 if sample_type & SAMPLE_IDENTIFIER else 0)[0]
+        (nr,) = struct.unpack_from("<Q", body, off)
+        ips = struct.unpack_from(f"<{nr}Q", body, off + 8)
+        nth += 1
+        if nr >= 2 and ips[0] >= PERF_CONTEXT_MAX and ips[1] == ip and nth % 2:
+            data.write(pos + 8 + off + 16, struct.pack("<Q", callee))
+            changed += 1
+    data.close()
     print(f"{changed} of {nth} samples' callchains made to start at {callee:#x}")
 
 
