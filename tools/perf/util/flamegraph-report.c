@@ -263,8 +263,8 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		err = strbuf_addf(&view, "%s--percent-limit %g", view.len ? ", " : "",
 				  min_pcnt);
 	if (!err && callchain_param.order == ORDER_CALLEE)
-		err = strbuf_addf(&view, "%sinverted (-g callee): the sampled functions at the root, their callers above them",
-				  view.len ? "; " : "");
+		err = strbuf_addf(&view, "%s%s", view.len ? "; " : "",
+				  "inverted (-g callee): sampled functions at the root");
 	if (err)
 		goto out;
 
