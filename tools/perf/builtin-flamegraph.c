@@ -196,24 +196,29 @@ static int perf_flamegraph__max_stack(struct perf_flamegraph *pfg, struct evsel 
 }
 
 /*
- * Whether a callchain (its @key, and @nr_resolved frames perf made of
- * it) was cut: perf resolved no more than @pfe's max_stack of them, or
- * it holds exactly as many addresses as the kernel keeps, perf record's
- * fp,<size>, else perf_event_max_stack, whose value at record time the
- * recording doesn't hold: its default.  Recorded with a higher one, a
- * callchain holds more, and the kernel's cut is missed, not invented.
+ * Whether a callchain (its @key, and the @nr frames perf made of it,
+ * outermost first) was cut: it holds exactly as many addresses as the
+ * kernel keeps (perf record's fp,<size>, else perf_event_max_stack,
+ * whose value at record time the recording doesn't hold: its default;
+ * recorded with a higher one, a callchain holds more, and the cut is
+ * missed, not invented), or more than @pfe's max_stack; or a DWARF
+ * unwinder stopped at max_stack user frames.
  */
 static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
 				       struct evsel *evsel,
 				       const struct flamegraph_stack_key *key,
-				       u64 nr_resolved)
+				       const struct flamegraph_frame *frames, u64 nr)
 {
 	u64 limit = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
-	u64 nr = nr_addresses(key);
+	u64 nr_user = 0, i;
 
-	if (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER)
-		return nr == limit || nr_resolved >= (u64)pfe->max_stack;
-	return nr == limit || nr > (u64)pfe->max_stack;
+	if (nr_addresses(key) == limit || nr_addresses(key) > (u64)pfe->max_stack)
+		return true;
+	if (!(evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER))
+		return false;
+	for (i = 0; i < nr; i++)
+		nr_user += !frames[i].kernel;
+	return nr_user >= (u64)pfe->max_stack;
 }
 
 /*
@@ -330,7 +335,7 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 		}
 	}
 	leaf = flamegraph__leaf(&pfe->fg, thread__comm_str(al->thread),
-				nr && perf_flamegraph__truncated(pfe, evsel, key, nr),
+				nr && perf_flamegraph__truncated(pfe, evsel, key, pfg->frames, nr),
 				nr ? pfg->frames : &ip, nr ?: 1, insn);
 	if (leaf && callers_of && nr == nr_addresses(key))
 		*callers_of = insn ? leaf->parent->parent : leaf->parent;
@@ -621,8 +626,10 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 	int err;
 
 	err = perf_flamegraph__view(pfg, &view);
-	if (err)
+	if (err) {
+		strbuf_release(&view);
 		return err;
+	}
 	fp = flamegraph_output__open(&pfg->out);
 	if (!fp) {
 		strbuf_release(&view);
@@ -904,6 +911,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	annotation_config__init();
 	symbol_conf.inline_name = false;
 	symbol_conf.use_callchain = true;
+	/* The tree reads callchains callee first, whatever perfconfig says. */
+	callchain_param.order = ORDER_CALLEE;
 	/* A task's samples after its EXIT are its own, as in perf report. */
 	symbol_conf.keep_exited_threads = true;
 

@@ -121,7 +121,8 @@ int flamegraph__record(const char *path, const struct flamegraph_record_opts *op
 		return fd;
 	}
 	close(fd);
-	rec_argv = calloc(argc + 16, sizeof(*rec_argv));
+	/* 16 words of perf record's at the most, the command, NULL. */
+	rec_argv = calloc(16 + argc + 1, sizeof(*rec_argv));
 	if (!rec_argv) {
 		unlink(tmp);
 		return -ENOMEM;

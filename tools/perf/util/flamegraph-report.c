@@ -83,7 +83,7 @@ static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count,
 	if (fp->asm_leaves)
 		insn = &fp->frames[fp->caller ? fp->nr - 1 : 0];
 	leaf = flamegraph__leaf(fp->fg, fp->comm,
-				fp->max_entries && fp->nr >= fp->max_entries,
+				fp->max_entries && fp->nr == fp->max_entries,
 				fp->frames, fp->nr, insn);
 	if (!leaf)
 		return -ENOMEM;
@@ -226,10 +226,12 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	/*
 	 * Callchains the kernel cut, at perf record's fp,<size> or else its
 	 * default limit, lost their outermost callers.  A lower --max-stack
-	 * keeps the outermost ones in caller order: no marker can say where.
+	 * keeps the outermost ones in caller order, and in callee order the
+	 * cut end is not below the comm: no marker can say where.
 	 */
 	max_entries = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
-	if (max_stack > 0 && max_stack < max_entries)
+	if ((max_stack > 0 && max_stack < max_entries) ||
+	    callchain_param.order != ORDER_CALLER)
 		max_entries = 0;
 	err = flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD);
 	if (err)

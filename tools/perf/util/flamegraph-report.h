@@ -23,7 +23,7 @@ struct perf_session;
  * @asm_leaves: add the sampled instruction (the callee end of each
  *              callchain) as a leaf: needs callchains keyed by address
  *              (CCKEY_ADDRESS), or entries merge different IPs
- * @max_entries: a callchain of this many entries or more was cut at its
+ * @max_entries: a callchain of exactly this many entries was cut at its
  *               outer end (the kernel's limit): it goes under a
  *               "[truncated]" node, as in perf flamegraph; 0 for none
  *
