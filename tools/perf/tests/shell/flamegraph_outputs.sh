@@ -329,7 +329,10 @@ test_bad_input() {
 	grep -q "data size field is 0" "${err}"
 	# The exit statuses of the man page: 1 for input that can't be
 	# used, 129 for a command line that is wrong, as parse-options'.
-	for t in "1 -i ${workdir}/nonexistent.data" "1 -i ${workdir}/empty.data" 			"1 -i ${data} -e nosuch" "1 -i ${data} -S nosuch" 			"129 -i ${data} --format svg" "129 -i ${data} --weight bogus" 			"129 -i ${data} --max-stack 0" "129 --no-such-option" \
+	for t in "1 -i ${workdir}/nonexistent.data" "1 -i ${workdir}/empty.data" \
+			"1 -i ${data} -e nosuch" "1 -i ${data} -S nosuch" \
+			"129 -i ${data} --format svg" "129 -i ${data} --weight bogus" \
+			"129 -i ${data} --max-stack 0" "129 --no-such-option" \
 			"1 -i ${workdir}"; do
 		st=0
 		# shellcheck disable=SC2086

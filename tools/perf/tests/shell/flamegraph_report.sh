@@ -319,4 +319,5 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_periods test_events test_exited_tasks test_flamegraph_py test_debuginfod test_no_threads
+run_parts test_report test_periods test_events test_exited_tasks test_flamegraph_py \
+	test_debuginfod test_no_threads

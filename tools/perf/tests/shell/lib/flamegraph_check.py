@@ -374,9 +374,18 @@ def check_script_stacks(args):
     with open(args.script_folded, encoding="utf-8") as f:
         for line in f:
             stack, n = line.rsplit(" ", 1)
+            frames = stack.split(";")
+            # A stack the kernel cut, at its default 127 entries, hangs
+            # under [truncated]: perf script shows its 127 frames.
+            if len(frames) > 1 and frames[1] == "[truncated]":
+                del frames[1]
+                if len(frames) - 1 != 127:
+                    fail(f"{len(frames) - 1} frames under [truncated]: {stack[:200]}")
+            elif len(frames) - 1 == 127:
+                fail(f"127 frames, the kernel's limit, not under [truncated]: {stack[:200]}")
             # Functions that share a name carry their DSO offset: drop it.
             got[";".join(re.sub(r" \([^()]*\+0x[0-9a-f]+\)$", "", frame)
-                         for frame in stack.split(";"))] += int(n)
+                         for frame in frames)] += int(n)
     # A callchain with an invalid context marker resolves to nothing:
     # perf script prints no stack, perf flamegraph (like perf report)
     # counts the sample in its own function.
