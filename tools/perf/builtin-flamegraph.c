@@ -731,6 +731,24 @@ static int perf_flamegraph__choose_event(struct perf_flamegraph *pfg)
 	return 0;
 }
 
+/*
+ * A file cut short after its header: perf maps the events its header
+ * says there are, and reading past the end of the file is SIGBUS.
+ */
+static bool perf_flamegraph__input_whole(struct perf_session *session)
+{
+	struct perf_data *data = session->data;
+	u64 end = session->header.data_offset + session->header.data_size;
+	struct stat st;
+
+	if (perf_data__is_pipe(data) || perf_data__is_dir(data) ||
+	    fstat(perf_data__fd(data), &st) || end <= (u64)st.st_size)
+		return true;
+	pr_err("%s is cut short: its header says its events end at byte %" PRIu64
+	       ", the file has %" PRIu64 "\n", data->path, end, (u64)st.st_size);
+	return false;
+}
+
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
@@ -748,6 +766,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		if (err < 0)
 			return err;
 	}
+	if (!perf_flamegraph__input_whole(session))
+		return -EINVAL;
 	perf_flamegraph__setup_callchain(session->evlist);
 	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
 		pfg->evsel = perf_flamegraph__find_evsel(pfg, session->evlist);

@@ -327,6 +327,13 @@ test_bad_input() {
 		test -s "${err}"
 	done
 	grep -q "data size field is 0" "${err}"
+	# Cut at a page boundary: perf would map past the end of the file.
+	head -c 8192 "${data}" > "${workdir}/page.data"
+	st=0
+	perf flamegraph -i "${workdir}/page.data" -o "${keep}" 2> "${err}" || st=$?
+	test "${st}" -eq 1
+	grep -q "^${workdir}/page.data is cut short: its header says" "${err}"
+	test "$(wc -l < "${err}")" -eq 1
 	# The exit statuses of the man page: 1 for input that can't be
 	# used, 129 for a command line that is wrong, as parse-options'.
 	for t in "1 -i ${workdir}/nonexistent.data" "1 -i ${workdir}/empty.data" \
