@@ -210,15 +210,22 @@ static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
 				       const struct flamegraph_frame *frames, u64 nr)
 {
 	u64 limit = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
-	u64 nr_user = 0, i;
+	u64 nr_kept = nr_addresses(key), nr_user = 0, i;
 
-	if (nr_addresses(key) == limit || nr_addresses(key) > (u64)pfe->max_stack)
+	if (nr_kept == limit || nr_kept > (u64)pfe->max_stack)
 		return true;
 	if (!(evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER))
 		return false;
 	for (i = 0; i < nr; i++)
 		nr_user += !frames[i].kernel;
 	return nr_user >= (u64)pfe->max_stack;
+}
+
+/* @evsel's graph, if it has one: samples were seen, if not kept. */
+static struct perf_flamegraph_event *perf_flamegraph__find_event(struct perf_flamegraph *pfg,
+								 struct evsel *evsel)
+{
+	return evsel->core.idx < pfg->nr_events ? pfg->events[evsel->core.idx] : NULL;
 }
 
 /*
@@ -229,14 +236,12 @@ static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
 static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegraph *pfg,
 							    struct evsel *evsel, int *err)
 {
+	struct perf_flamegraph_event *pfe = perf_flamegraph__find_event(pfg, evsel);
 	int idx = evsel->core.idx;
-	struct perf_flamegraph_event *pfe;
 
 	*err = 0;
-	if (pfg->evsel && evsel != pfg->evsel)
-		return NULL;
-	if (idx < pfg->nr_events && pfg->events[idx])
-		return pfg->events[idx];
+	if (pfe || (pfg->evsel && evsel != pfg->evsel))
+		return pfe;
 	if (idx >= pfg->nr_events) {
 		struct perf_flamegraph_event **events;
 
@@ -256,6 +261,7 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	pfe->stacks_by_key = perf_flamegraph__stacks_by_key(evsel);
 	pfe->callers_by_key = perf_flamegraph__callers_by_key(evsel);
 	pfe->max_stack = perf_flamegraph__max_stack(pfg, evsel);
+	pfe->fg.event = evsel__name(evsel);
 	pfg->events[idx] = pfe;
 	return pfe;
 out_nomem:
@@ -594,13 +600,6 @@ static u64 now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-/* @evsel's graph, if it has one: samples were seen, if not kept. */
-static struct perf_flamegraph_event *perf_flamegraph__find_event(struct perf_flamegraph *pfg,
-								 struct evsel *evsel)
-{
-	return evsel->core.idx < pfg->nr_events ? pfg->events[evsel->core.idx] : NULL;
 }
 
 /* How the graph differs from the recording's: the filters, what they left out. */

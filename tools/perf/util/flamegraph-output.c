@@ -717,8 +717,6 @@ int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 	FILE *hfp;
 	int err;
 
-	fg->event = info.event;
-
 	switch (format) {
 	case FLAMEGRAPH_JSON:
 		return flamegraph__write_json(fg, fp, /*html_safe=*/false);

@@ -236,6 +236,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	err = flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD);
 	if (err)
 		return err;
+	fg.event = evsel__name(evsel);
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
 				    callchain_param.order == ORDER_CALLER,
 				    fr->asm_leaves, max_entries);
