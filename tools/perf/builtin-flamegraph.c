@@ -52,9 +52,18 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One event's flame graph, made at its first sample. */
+/*
+ * One event's flame graph, made at its first sample: of one evsel, or of
+ * all instances of a hybrid machine's event (perf_flamegraph__event_name()).
+ * Each evsel's priv is its graph, or ERR_PTR(-ENOENT) if it has none.
+ */
 struct perf_flamegraph_event {
 	struct flamegraph	fg;
+	/* The event as -e named it, else perf_flamegraph__event_name(). */
+	char			*name;
+	/* Its place in -e's list. */
+	int			nth;
+	struct strbuf		view;
 	/* Frame-pointer callchains: a sample's key tells its stack. */
 	bool			stacks_by_key;
 	/* ... and its callers, the sampled function's place. */
@@ -68,11 +77,15 @@ struct perf_flamegraph_event {
 struct perf_flamegraph {
 	struct perf_tool	tool;
 	struct perf_session	*session;
-	/* By evsel index; NULL for an event with no samples (yet). */
+	/*
+	 * The graphs made, in the order of their first samples; once the
+	 * events are read, those to write, the page's default first, and
+	 * their trees for the writers.
+	 */
 	struct perf_flamegraph_event **events;
 	int			nr_events;
-	/* The graph written: pfg->evsel's, chosen after the events are read. */
-	struct flamegraph	*fg;
+	struct flamegraph	**graphs;
+	int			nr_graphs;
 	/* DSOs replaced since the recording, warned about once. */
 	struct dso		**replaced;
 	int			nr_replaced;
@@ -83,9 +96,11 @@ struct perf_flamegraph {
 	const char		*template_path;
 	char			*template;
 	const char		*event_name;
+	/* -e's events, split at the commas outside an event's "pmu/.../". */
+	char			**event_names;
+	int			nr_event_names;
 	const char		*weight_str;
 	enum flamegraph_weight	weight;
-	struct evsel		*evsel;
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
 	const char		*time_str;
@@ -101,17 +116,114 @@ struct perf_flamegraph {
 	u64			nr_by_callers;	/* of which only the IP resolved */
 };
 
-/* -e's event; NULL if it isn't in @evlist. */
-static struct evsel *perf_flamegraph__find_evsel(struct perf_flamegraph *pfg,
-						 struct evlist *evlist)
+/*
+ * The name of @evsel's event as one graph shows it.  On a hybrid machine
+ * an event opens once per core type, on each core PMU: cpu_core/cycles/u
+ * and cpu_atom/cycles/u, whose config holds the PMU's type above
+ * PERF_PMU_TYPE_SHIFT; perf stat shows them as one event, cycles:u.
+ * Return: the name, to free(), or NULL (no memory).
+ */
+static char *perf_flamegraph__event_name(struct evsel *evsel)
+{
+	const struct perf_event_attr *attr = &evsel->core.attr;
+	const char *name = evsel__name(evsel), *event, *mods;
+	char *merged;
+
+	event = strchr(name, '/');
+	mods = event ? strchr(event + 1, '/') : NULL;
+	if ((attr->type != PERF_TYPE_HARDWARE && attr->type != PERF_TYPE_HW_CACHE) ||
+	    !(attr->config >> PERF_PMU_TYPE_SHIFT) || !mods || mods == event + 1)
+		return strdup(name);
+	if (asprintf(&merged, "%.*s%s%s", (int)(mods - event - 1), event + 1,
+		     mods[1] ? ":" : "", mods + 1) < 0)
+		return NULL;
+	return merged;
+}
+
+static bool perf_flamegraph__listed(struct perf_flamegraph *pfg, const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < pfg->nr_event_names; i++) {
+		if (strlen(pfg->event_names[i]) == len && !strncmp(pfg->event_names[i], name, len))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Split -e's list at its commas, but not at those inside an event's
+ * "pmu/term=a,term=b/".  Return: 0, or -ENOMEM.
+ */
+static int perf_flamegraph__split_events(struct perf_flamegraph *pfg)
+{
+	const char *s = pfg->event_name, *start = s;
+	bool in_pmu = false;
+
+	for (;; s++) {
+		if (*s == '/')
+			in_pmu = !in_pmu;
+		if (*s && (*s != ',' || in_pmu))
+			continue;
+		if (s > start && !perf_flamegraph__listed(pfg, start, s - start)) {
+			char **names = realloc(pfg->event_names,
+					       (pfg->nr_event_names + 1) * sizeof(*names));
+
+			if (!names)
+				return -ENOMEM;
+			pfg->event_names = names;
+			names[pfg->nr_event_names] = strndup(start, s - start);
+			if (!names[pfg->nr_event_names])
+				return -ENOMEM;
+			pfg->nr_event_names++;
+		}
+		if (!*s)
+			return 0;
+		start = s + 1;
+	}
+}
+
+/*
+ * Which of -e's events @evsel is: named by its name, or, for an instance
+ * of a hybrid event, by the event's (@event_name).  -1: none of them.
+ */
+static int perf_flamegraph__nth_event(struct perf_flamegraph *pfg, struct evsel *evsel,
+				      const char *event_name)
+{
+	int i;
+
+	for (i = 0; i < pfg->nr_event_names; i++) {
+		if (!strcmp(pfg->event_names[i], evsel__name(evsel)) ||
+		    !strcmp(pfg->event_names[i], event_name))
+			return i;
+	}
+	return -1;
+}
+
+/* Whether each of -e's events is in @session's file; if not, say so. */
+static bool perf_flamegraph__events_in(struct perf_flamegraph *pfg,
+				       struct perf_session *session)
 {
 	struct evsel *pos;
+	char *name;
+	int i, nth;
 
-	evlist__for_each_entry(evlist, pos) {
-		if (!strcmp(evsel__name(pos), pfg->event_name))
-			return pos;
+	for (i = 0; i < pfg->nr_event_names; i++) {
+		nth = -1;
+		evlist__for_each_entry(session->evlist, pos) {
+			name = perf_flamegraph__event_name(pos);
+			nth = name ? perf_flamegraph__nth_event(pfg, pos, name) : -1;
+			free(name);
+			if (nth == i)
+				break;
+		}
+		if (nth != i) {
+			pr_err("event '%s' is not in %s\n", pfg->event_names[i],
+			       session->data->path);
+			return false;
+		}
 	}
-	return NULL;
+	return true;
 }
 
 /*
@@ -221,49 +333,78 @@ static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
 	return nr_user >= (u64)pfe->max_stack;
 }
 
-/* @evsel's graph, if it has one: samples were seen, if not kept. */
-static struct perf_flamegraph_event *perf_flamegraph__find_event(struct perf_flamegraph *pfg,
-								 struct evsel *evsel)
+static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
 {
-	return evsel->core.idx < pfg->nr_events ? pfg->events[evsel->core.idx] : NULL;
+	if (pfe) {
+		flamegraph__exit(&pfe->fg);
+		strbuf_release(&pfe->view);
+		free(pfe->name);
+		free(pfe);
+	}
 }
 
 /*
- * The graph of @evsel's samples, made at its first: -e's event, else
- * every event's, perf report's default of the first with samples being
- * known only at the end.  NULL for an event not to show, or no memory.
+ * The graph of @evsel's samples, made at the first sample of its event:
+ * -e's events', else every event's, perf report's default of the first
+ * with samples being known only at the end.  NULL for an event not to
+ * show, or no memory (*@err).
  */
 static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegraph *pfg,
 							    struct evsel *evsel, int *err)
 {
-	struct perf_flamegraph_event *pfe = perf_flamegraph__find_event(pfg, evsel);
-	int idx = evsel->core.idx;
+	struct perf_flamegraph_event *pfe = evsel->priv, **events;
+	char *name;
+	int i, nth = 0;
 
 	*err = 0;
-	if (pfe || (pfg->evsel && evsel != pfg->evsel))
-		return pfe;
-	if (idx >= pfg->nr_events) {
-		struct perf_flamegraph_event **events;
-
-		events = realloc(pfg->events, (idx + 1) * sizeof(*events));
-		if (!events)
+	if (pfe)
+		return IS_ERR(pfe) ? NULL : pfe;
+	name = perf_flamegraph__event_name(evsel);
+	if (!name)
+		goto out_nomem;
+	if (pfg->nr_event_names) {
+		nth = perf_flamegraph__nth_event(pfg, evsel, name);
+		if (nth < 0) {
+			free(name);
+			evsel->priv = ERR_PTR(-ENOENT);
+			return NULL;
+		}
+		free(name);
+		name = strdup(pfg->event_names[nth]);
+		if (!name)
 			goto out_nomem;
-		memset(events + pfg->nr_events, 0,
-		       (idx + 1 - pfg->nr_events) * sizeof(*events));
-		pfg->events = events;
-		pfg->nr_events = idx + 1;
 	}
+	/* The other instance of a hybrid event, or of -e's, made it. */
+	for (i = 0; i < pfg->nr_events; i++) {
+		if ((pfg->nr_event_names || strcmp(name, evsel__name(evsel))) &&
+		    !strcmp(pfg->events[i]->name, name)) {
+			free(name);
+			evsel->priv = pfg->events[i];
+			return evsel->priv;
+		}
+	}
+	events = realloc(pfg->events, (pfg->nr_events + 1) * sizeof(*events));
+	if (!events)
+		goto out_free;
+	pfg->events = events;
 	pfe = zalloc(sizeof(*pfe));
 	if (!pfe || flamegraph__init(&pfe->fg, pfg->weight)) {
 		free(pfe);
-		goto out_nomem;
+		goto out_free;
 	}
+	strbuf_init(&pfe->view, 0);
+	pfe->name = name;
+	pfe->nth = nth;
 	pfe->stacks_by_key = perf_flamegraph__stacks_by_key(evsel);
 	pfe->callers_by_key = perf_flamegraph__callers_by_key(evsel);
 	pfe->max_stack = perf_flamegraph__max_stack(pfg, evsel);
-	pfe->fg.event = evsel__name(evsel);
-	pfg->events[idx] = pfe;
+	pfe->fg.event = pfe->name;
+	pfe->fg.unit = flamegraph__period_unit(evsel);
+	events[pfg->nr_events++] = pfe;
+	evsel->priv = pfe;
 	return pfe;
+out_free:
+	free(name);
 out_nomem:
 	*err = -ENOMEM;
 	return NULL;
@@ -371,13 +512,6 @@ static int process_sample_event(const struct perf_tool *tool,
 	bool by_callers;
 	int ret = 0;
 
-	if (!pfg->evsel && pfg->event_name) {
-		pfg->evsel = perf_flamegraph__find_evsel(pfg, evsel->evlist);
-		if (!pfg->evsel) {
-			pr_err("event '%s' is not in the input\n", pfg->event_name);
-			return -EINVAL;
-		}
-	}
 	pfe = perf_flamegraph__event(pfg, evsel, &ret);
 	if (!pfe) {
 		pfg->nr_other_event++;
@@ -473,10 +607,8 @@ static void perf_flamegraph__forget(const struct perf_tool *tool, s32 pid)
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
 	int i;
 
-	for (i = 0; i < pfg->nr_events; i++) {
-		if (pfg->events[i])
-			flamegraph__forget_stacks(&pfg->events[i]->fg, pid);
-	}
+	for (i = 0; i < pfg->nr_events; i++)
+		flamegraph__forget_stacks(&pfg->events[i]->fg, pid);
 }
 
 static int process_mmap_event(const struct perf_tool *tool, union perf_event *event,
@@ -602,10 +734,11 @@ static u64 now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* How the graph differs from the recording's: the filters, what they left out. */
-static int perf_flamegraph__view(struct perf_flamegraph *pfg, struct strbuf *sb)
+/* How a graph differs from the recording's: the filters, what they left out. */
+static int perf_flamegraph_event__view(struct perf_flamegraph *pfg,
+				       struct perf_flamegraph_event *pfe)
 {
-	struct perf_flamegraph_event *pfe = perf_flamegraph__find_event(pfg, pfg->evsel);
+	struct strbuf *sb = &pfe->view;
 	int err = flamegraph__describe_filters(sb);
 
 	if (!err && pfg->cpu_list)
@@ -614,40 +747,31 @@ static int perf_flamegraph__view(struct perf_flamegraph *pfg, struct strbuf *sb)
 		err = strbuf_addf(sb, "%s--time %s", sb->len ? ", " : "", pfg->time_str);
 	if (!err && sb->len)
 		err = strbuf_addf(sb, ": %" PRIu64 " of %" PRIu64 " samples left out",
-				  pfe->nr_filtered, pfe->nr_filtered + pfg->fg->nr_samples);
+				  pfe->nr_filtered, pfe->nr_filtered + pfe->fg.nr_samples);
+	pfe->fg.view = sb->len ? sb->buf : NULL;
 	return err;
 }
 
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
-	struct strbuf view = STRBUF_INIT;
-	FILE *fp;
-	int err;
+	FILE *fp = flamegraph_output__open(&pfg->out);
 
-	err = perf_flamegraph__view(pfg, &view);
-	if (err) {
-		strbuf_release(&view);
-		return err;
-	}
-	fp = flamegraph_output__open(&pfg->out);
-	if (!fp) {
-		strbuf_release(&view);
+	if (!fp)
 		return -EIO;
-	}
-	err = flamegraph_output__close(&pfg->out,
-				       flamegraph__write_session(pfg->fg, fp, pfg->format,
-								 pfg->session, pfg->evsel,
-								 pfg->template,
-								 view.len ? view.buf : NULL));
-	strbuf_release(&view);
-	return err;
+	return flamegraph_output__close(&pfg->out,
+					flamegraph__write_session(pfg->graphs, pfg->nr_graphs,
+								  fp, pfg->format,
+								  pfg->session, pfg->template));
 }
 
 static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 {
-	struct perf_flamegraph_event *pfe = perf_flamegraph__find_event(pfg, pfg->evsel);
-	u64 unmapped = flamegraph__kernel_unmapped(pfg->fg);
+	struct perf_flamegraph_event *pfe;
+	u64 unmapped = 0;
+	int i;
 
+	for (i = 0; i < pfg->nr_graphs; i++)
+		unmapped += flamegraph__kernel_unmapped(pfg->graphs[i]);
 	/*
 	 * perf record finds no kernel map when /proc/kallsyms hides the
 	 * kernel's addresses (kernel.kptr_restrict): say why kernel frames
@@ -658,76 +782,100 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 			   (unsigned long long)unmapped);
 	if (quiet)
 		return;
-	fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s'",
-		pfg->fg->nr_samples, evsel__name(pfg->evsel));
-	if (pfe->nr_filtered || pfe->nr_unresolved)
-		fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
-			pfe->nr_filtered, pfe->nr_unresolved);
+	fputs("perf flamegraph: ", stderr);
+	for (i = 0; i < pfg->nr_events; i++) {
+		pfe = pfg->events[i];
+		fprintf(stderr, "%s%" PRIu64 " samples of '%s'", i ? "; " : "",
+			pfe->fg.nr_samples, pfe->name);
+		if (pfe->nr_filtered || pfe->nr_unresolved)
+			fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
+				pfe->nr_filtered, pfe->nr_unresolved);
+		fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves",
+			pfe->fg.nr_nodes - 1, pfe->fg.nr_leaves);
+	}
 	if (pfg->nr_other_event)
 		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
 			pfg->nr_other_event);
-	fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves, wrote %s (%s)\n",
-		pfg->fg->nr_nodes - 1, pfg->fg->nr_leaves,
+	fprintf(stderr, ", wrote %s (%s)\n",
 		strcmp(pfg->output, "-") ? pfg->output : "stdout",
 		flamegraph_format__name(pfg->format));
 }
 
-static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
+static int perf_flamegraph_event__cmp(const void *a, const void *b)
 {
-	if (pfe) {
-		flamegraph__exit(&pfe->fg);
-		free(pfe);
-	}
+	const struct perf_flamegraph_event *x = *(void * const *)a, *y = *(void * const *)b;
+
+	return x->nth - y->nth;
 }
 
 /*
- * The graph to write: -e's event's, else that of the first event in the
- * recording with samples, as perf report shows first; the others' are
- * freed, their samples counted as skipped.  -ENODATA if it is empty (its
- * samples were all filtered, or there were none): an empty flame graph is
- * never what the user asked for.
+ * The graphs to write: those of -e's events, in its order, else that of
+ * the first event in the recording with samples, as perf report shows
+ * first; the others are freed, their samples counted as skipped.
+ * -ENODATA, after saying why, if one asked for is empty (its samples
+ * were all filtered, or there were none): an empty flame graph is never
+ * what the user asked for.
  */
-static int perf_flamegraph__choose_event(struct perf_flamegraph *pfg)
+static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 {
-	struct perf_flamegraph_event *pfe, *other;
-	struct evsel *pos, *seen = NULL;
-	int i;
+	struct perf_flamegraph_event *pfe, *chosen = NULL;
+	struct evsel *pos;
+	int i, j, err = 0;
 
-	if (!pfg->evsel) {
+	if (!pfg->nr_event_names) {
+		/* The first with samples, else the first seen, for its numbers. */
 		evlist__for_each_entry(pfg->session->evlist, pos) {
-			pfe = perf_flamegraph__find_event(pfg, pos);
-			if (pfe && pfe->fg.nr_samples) {
-				pfg->evsel = pos;
-				break;
-			}
-			if (pfe && !seen)
-				seen = pos;
+			pfe = IS_ERR_OR_NULL(pos->priv) ? NULL : pos->priv;
+			if (pfe && (!chosen || (!chosen->fg.nr_samples && pfe->fg.nr_samples)))
+				chosen = pfe;
 		}
-		if (!pfg->evsel)
-			pfg->evsel = seen;
 	}
-	pfe = pfg->evsel ? perf_flamegraph__find_event(pfg, pfg->evsel) : NULL;
 	for (i = 0; i < pfg->nr_events; i++) {
-		other = pfg->events[i];
-		if (!other || other == pfe)
+		pfe = pfg->events[i];
+		if (!pfg->nr_event_names && pfe != chosen) {
+			pfg->nr_other_event += pfe->fg.nr_samples + pfe->nr_filtered +
+					       pfe->nr_unresolved;
+			perf_flamegraph_event__delete(pfe);
 			continue;
-		pfg->nr_other_event += other->fg.nr_samples + other->nr_filtered +
-				       other->nr_unresolved;
-		perf_flamegraph_event__delete(other);
-		pfg->events[i] = NULL;
+		}
+		pfg->events[pfg->nr_graphs++] = pfe;
 	}
-	if (!pfe || !pfe->fg.nr_samples) {
-		pr_err("no samples of '%s' to show in %s (%" PRIu64 " filtered, %"
-		       PRIu64 " unresolved)\n",
-		       pfg->evsel ? evsel__name(pfg->evsel) : pfg->event_name ?: "any event",
-		       pfg->session->data->path, pfe ? pfe->nr_filtered : 0,
-		       pfe ? pfe->nr_unresolved : 0);
-		return -ENODATA;
+	pfg->nr_events = pfg->nr_graphs;
+	/* The samples are all read: nothing asks an evsel for its graph again. */
+	evlist__for_each_entry(pfg->session->evlist, pos)
+		pos->priv = NULL;
+	/* A pipe's events are all known now. */
+	if (!perf_flamegraph__events_in(pfg, pfg->session))
+		return -EINVAL;
+	qsort(pfg->events, pfg->nr_events, sizeof(*pfg->events), perf_flamegraph_event__cmp);
+	/* Each graph to show has samples: -e's events', else the chosen one. */
+	for (i = 0; i < max(pfg->nr_event_names, 1); i++) {
+		pfe = i < pfg->nr_events ? pfg->events[i] : NULL;
+		if (pfe && pfe->nth != i)
+			pfe = NULL;
+		if (!pfe || !pfe->fg.nr_samples) {
+			pr_err("no samples of '%s' to show in %s (%" PRIu64 " filtered, %"
+			       PRIu64 " unresolved)\n",
+			       pfe ? pfe->name : pfg->nr_event_names ? pfg->event_names[i] :
+			       "any event",
+			       pfg->session->data->path, pfe ? pfe->nr_filtered : 0,
+			       pfe ? pfe->nr_unresolved : 0);
+			return -ENODATA;
+		}
 	}
-	pfg->fg = &pfe->fg;
-	for (i = 0; i < pfg->nr_replaced; i++)
-		flamegraph__warn_once(pfg->fg, pfg->replaced[i], /*kernel=*/false);
-	return 0;
+	pfg->graphs = calloc(pfg->nr_events, sizeof(*pfg->graphs));
+	if (!pfg->graphs)
+		return -ENOMEM;
+	for (i = 0; i < pfg->nr_events && !err; i++) {
+		pfe = pfg->events[i];
+		pfg->graphs[i] = &pfe->fg;
+		if (i)
+			flamegraph__share_warnings(&pfe->fg, pfg->graphs[0]);
+		for (j = 0; j < pfg->nr_replaced; j++)
+			flamegraph__warn_once(&pfe->fg, pfg->replaced[j], /*kernel=*/false);
+		err = perf_flamegraph_event__view(pfg, pfe);
+	}
+	return err;
 }
 
 /*
@@ -752,7 +900,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
 	u64 t[5];
-	int err;
+	int err, i;
 
 	if (pfg->cpu_list) {
 		err = perf_session__cpu_bitmap(session, pfg->cpu_list, pfg->cpu_bitmap);
@@ -768,14 +916,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	if (!perf_flamegraph__input_whole(session))
 		return -EINVAL;
 	perf_flamegraph__setup_callchain(session->evlist);
-	if (pfg->event_name && !perf_data__is_pipe(session->data)) {
-		pfg->evsel = perf_flamegraph__find_evsel(pfg, session->evlist);
-		if (!pfg->evsel) {
-			pr_err("event '%s' is not in %s\n", pfg->event_name,
-			       session->data->path);
-			return -EINVAL;
-		}
-	}
+	if (!perf_data__is_pipe(session->data) && !perf_flamegraph__events_in(pfg, session))
+		return -EINVAL;
 
 	t[0] = now_ns();
 	err = perf_session__process_events(session);
@@ -783,20 +925,21 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		pr_err("failed to process the events of %s\n", session->data->path);
 		return err;
 	}
-	err = perf_flamegraph__choose_event(pfg);
+	err = perf_flamegraph__choose_graphs(pfg);
 	if (err)
 		return err;
 
 	t[1] = now_ns();
-	if (pfg->asm_leaves) {
-		err = flamegraph__decode_insns(pfg->fg, &session->header.env);
+	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++) {
+		err = flamegraph__decode_insns(pfg->graphs[i], &session->header.env);
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(pfg->fg, FLAMEGRAPH_SRCLINES_MAX);
-		if (err)
-			return err;
+			err = flamegraph__add_srclines(pfg->graphs[i], FLAMEGRAPH_SRCLINES_MAX);
 	}
+	if (err)
+		return err;
 	t[2] = now_ns();
-	err = flamegraph__finish(pfg->fg);
+	for (i = 0; i < pfg->nr_graphs && !err; i++)
+		err = flamegraph__finish(pfg->graphs[i]);
 	if (err)
 		return err;
 	t[3] = now_ns();
@@ -870,8 +1013,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_BOOLEAN('f', "force", &data.force, "don't complain, do it"),
 	OPT_BOOLEAN(0, "asm", &pfg.asm_leaves,
 		    "add the sampled instructions as leaves"),
-	OPT_STRING('e', "event", &pfg.event_name, "event",
-		   "event whose samples to show (default: the first with samples)"),
+	OPT_STRING('e', "event", &pfg.event_name, "event[,event...]",
+		   "events to show, a graph each (default: the first with samples)"),
 	OPT_STRING('F', "freq", &record.freq, "freq or 'max'",
 		   "with a command: perf record's sampling frequency"),
 	OPT_STRING(0, "count", &record.count, "n",
@@ -966,9 +1109,22 @@ int cmd_flamegraph(int argc, const char **argv)
 	}
 	if (flamegraph__parse_format(pfg.format_str, pfg.output, &pfg.format))
 		goto out_usage;
+	if (pfg.event_name) {
+		ret = perf_flamegraph__split_events(&pfg);
+		if (ret)
+			goto out;
+		if (!pfg.nr_event_names) {
+			pr_err("-e '%s': name an event\n", pfg.event_name);
+			goto out_usage;
+		}
+	}
 	if (pfg.template_path) {
 		if (pfg.format != FLAMEGRAPH_HTML) {
 			pr_err("--template: only for html output\n");
+			goto out_usage;
+		}
+		if (pfg.nr_event_names > 1) {
+			pr_err("--template: a d3-flame-graph template holds one event\n");
 			goto out_usage;
 		}
 		ret = flamegraph__read_template(pfg.template_path, &pfg.template);
@@ -1054,6 +1210,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	for (i = 0; i < pfg.nr_events; i++)
 		perf_flamegraph_event__delete(pfg.events[i]);
 	free(pfg.events);
+	free(pfg.graphs);
 	for (i = 0; i < pfg.nr_replaced; i++)
 		dso__put(pfg.replaced[i]);
 	free(pfg.replaced);
@@ -1064,6 +1221,9 @@ out_usage:
 	/* A command line parse_options() took, but that makes no sense. */
 	usage = true;
 out:
+	for (i = 0; i < pfg.nr_event_names; i++)
+		free(pfg.event_names[i]);
+	free(pfg.event_names);
 	flamegraph_output__exit(&pfg.out);
 	free(pfg.template);
 	annotation_options__exit();

@@ -274,24 +274,29 @@ static void folded__put_path(FILE *fp, const struct flamegraph_node *node)
 	folded__put_name(fp, node->label);
 }
 
+/* @event: NULL, or the first frame of every line. */
 static void flamegraph_node__write_folded(const struct flamegraph_node *node,
-					  FILE *fp)
+					  FILE *fp, const char *event)
 {
 	u32 i;
 
 	if (node->self && node->kind != FLAMEGRAPH_ROOT) {
+		if (event) {
+			folded__put_name(fp, event);
+			fputc(';', fp);
+		}
 		folded__put_path(fp, node);
 		fputc(' ', fp);
 		put_u64(fp, node->self);
 		fputc('\n', fp);
 	}
 	for (i = 0; i < node->nr_children; i++)
-		flamegraph_node__write_folded(node->sorted[i], fp);
+		flamegraph_node__write_folded(node->sorted[i], fp, event);
 }
 
 int flamegraph__write_folded(struct flamegraph *fg, FILE *fp)
 {
-	flamegraph_node__write_folded(&fg->root, fp);
+	flamegraph_node__write_folded(&fg->root, fp, NULL);
 	return ferror(fp) ? -EIO : 0;
 }
 
@@ -431,42 +436,71 @@ static void html__put_info(FILE *fp, bool *first, const char *key,
 	*first = false;
 }
 
-static int flamegraph__write_data(struct flamegraph *fg, FILE *fp,
-				  const struct flamegraph_info *info)
+/* The graph's own part of the page's info: its event, unit and view. */
+static void html__put_graph_info(FILE *fp, bool *first, const struct flamegraph *fg,
+				 bool with_weight)
+{
+	html__put_info(fp, first, "event", fg->event);
+	if (with_weight)
+		html__put_info(fp, first, "weight", flamegraph_weight__name(fg->weight));
+	html__put_info(fp, first, "unit", fg->unit);
+	html__put_info(fp, first, "view", fg->view);
+}
+
+/*
+ * One graph: its event, unit and view in "info" and its tree as "root".
+ * Several: each with its own in "graphs", the first shown first.
+ */
+static int flamegraph__write_data(struct flamegraph **graphs, int nr_graphs,
+				  FILE *fp, const struct flamegraph_info *info)
 {
 	struct html_strings hs = {
 		.index = hashmap__new(string_hash, string_equal, NULL),
 	};
 	bool first = true;
 	size_t i;
-	int err;
+	int err = 0, g;
 
 	if (IS_ERR(hs.index))
 		return -ENOMEM;
-	err = flamegraph_node__collect(&fg->root, &hs);
+	for (g = 0; g < nr_graphs && !err; g++)
+		err = flamegraph_node__collect(&graphs[g]->root, &hs);
 	if (err)
 		goto out;
 
 	fputs("{\"v\":1,\"info\":{", fp);
 	html__put_info(fp, &first, "input", info->input);
 	html__put_info(fp, &first, "host", info->hostname);
-	html__put_info(fp, &first, "event", info->event);
-	html__put_info(fp, &first, "weight", flamegraph_weight__name(fg->weight));
-	html__put_info(fp, &first, "unit", info->unit);
+	if (nr_graphs == 1)
+		html__put_graph_info(fp, &first, graphs[0], /*with_weight=*/true);
+	else
+		html__put_info(fp, &first, "weight", flamegraph_weight__name(graphs[0]->weight));
 	html__put_info(fp, &first, "cmdline", info->cmdline);
 	html__put_info(fp, &first, "cpu", info->cpu);
 	html__put_info(fp, &first, "date", info->date);
 	html__put_info(fp, &first, "version", info->version);
 	html__put_info(fp, &first, "header", info->header);
-	html__put_info(fp, &first, "view", info->view);
 	fputs("},\n\"strings\":[", fp);
 	for (i = 0; i < hs.nr; i++) {
 		if (i)
 			fputc(',', fp);
 		json__put_string(fp, hs.strings[i], /*html_safe=*/true);
 	}
-	fputs("],\n\"root\":", fp);
-	flamegraph_node__write_compact(&fg->root, &hs, fp);
+	if (nr_graphs == 1) {
+		fputs("],\n\"root\":", fp);
+		flamegraph_node__write_compact(&graphs[0]->root, &hs, fp);
+	} else {
+		fputs("],\n\"graphs\":[", fp);
+		for (g = 0; g < nr_graphs; g++) {
+			first = true;
+			fputs(g ? ",\n{\"info\":{" : "{\"info\":{", fp);
+			html__put_graph_info(fp, &first, graphs[g], /*with_weight=*/false);
+			fputs("},\"root\":", fp);
+			flamegraph_node__write_compact(&graphs[g]->root, &hs, fp);
+			fputc('}', fp);
+		}
+		fputc(']', fp);
+	}
 	fputc('}', fp);
 out:
 	hashmap__free(hs.index);
@@ -474,8 +508,8 @@ out:
 	return err;
 }
 
-int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
-			   const struct flamegraph_info *info)
+static int flamegraph__write_pages(struct flamegraph **graphs, int nr_graphs,
+				   FILE *fp, const struct flamegraph_info *info)
 {
 	int err;
 
@@ -490,12 +524,18 @@ int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
 	html__put_text(fp, info->title ?: "perf flamegraph");
 	fprintf(fp, "</h1>\n%s", flamegraph_viewer_body);
 	fputs("<script type=\"application/json\" id=\"fg-data\">", fp);
-	err = flamegraph__write_data(fg, fp, info);
+	err = flamegraph__write_data(graphs, nr_graphs, fp, info);
 	if (err)
 		return err;
 	fprintf(fp, "</script>\n<script>\n%s</script>\n</body></html>\n",
 		flamegraph_viewer_js);
 	return ferror(fp) ? -EIO : 0;
+}
+
+int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
+			   const struct flamegraph_info *info)
+{
+	return flamegraph__write_pages(&fg, 1, fp, info);
 }
 
 static const char flamegraph_json_marker[] = "/** @flamegraph_json **/";
@@ -624,12 +664,8 @@ static char *perf_env__cmdline(struct perf_env *env)
 	return strbuf_detach(&sb, NULL);
 }
 
-/*
- * The unit of @evsel's sample periods, as the header names it: the
- * clocks and sched_stat_* tracepoints (perf inject -s) count ns, the
- * rest counts what it is named after.
- */
-static const char *evsel__period_unit(struct evsel *evsel)
+/* The clocks and sched_stat_* tracepoints (perf inject -s) count ns. */
+const char *flamegraph__period_unit(struct evsel *evsel)
 {
 	const struct perf_event_attr *attr = &evsel->core.attr;
 
@@ -694,38 +730,48 @@ int flamegraph__describe_filters(struct strbuf *sb)
 	return err;
 }
 
-int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
+int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *fp,
 			      enum flamegraph_format format,
-			      struct perf_session *session,
-			      struct evsel *evsel, const char *tmpl,
-			      const char *view)
+			      struct perf_session *session, const char *tmpl)
 {
 	struct perf_env *env = &session->header.env;
 	struct flamegraph_info info = {
 		.title	  = "perf flamegraph",
 		.input	  = session->data->path,
-		.event	  = evsel ? evsel__name(evsel) : NULL,
-		.unit	  = evsel ? evsel__period_unit(evsel) : NULL,
 		.hostname = env->hostname,
 		.cpu	  = env->cpu_desc,
 		.version  = env->version,
-		.view	  = view,
 	};
 	char date[64] = "", *header = NULL;
 	size_t header_len = 0;
 	struct stat st;
 	FILE *hfp;
-	int err;
+	int err = 0, i;
 
 	switch (format) {
 	case FLAMEGRAPH_JSON:
-		return flamegraph__write_json(fg, fp, /*html_safe=*/false);
+		if (nr_graphs == 1)
+			return flamegraph__write_json(graphs[0], fp, /*html_safe=*/false);
+		/* Several: an array of their trees, each root naming its event. */
+		for (i = 0; i < nr_graphs; i++) {
+			fputs(i ? ",\n" : "[", fp);
+			flamegraph_node__write_json(&graphs[i]->root, fp, false, graphs[i]);
+		}
+		fputs("]\n", fp);
+		return ferror(fp) ? -EIO : 0;
 	case FLAMEGRAPH_FOLDED:
-		return flamegraph__write_folded(fg, fp);
+		if (nr_graphs == 1)
+			return flamegraph__write_folded(graphs[0], fp);
+		/* Several: each line's first frame names its event. */
+		for (i = 0; i < nr_graphs; i++)
+			flamegraph_node__write_folded(&graphs[i]->root, fp, graphs[i]->event);
+		return ferror(fp) ? -EIO : 0;
 	case FLAMEGRAPH_HTML:
 	default:
 		break;
 	}
+	if (tmpl && nr_graphs != 1)
+		return -EINVAL;
 
 	/* As perf report --header's "captured on": the file's time. */
 	if (!perf_data__is_pipe(session->data) &&
@@ -742,9 +788,9 @@ int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
 	}
 	info.cmdline = perf_env__cmdline(env);
 	if (tmpl)
-		err = flamegraph__write_template(fg, fp, tmpl, &info);
+		err = flamegraph__write_template(graphs[0], fp, tmpl, &info);
 	else
-		err = flamegraph__write_html(fg, fp, &info);
+		err = flamegraph__write_pages(graphs, nr_graphs, fp, &info);
 	free((char *)info.cmdline);
 	free(header);
 	return err;

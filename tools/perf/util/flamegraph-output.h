@@ -47,9 +47,6 @@ const char *flamegraph_format__name(enum flamegraph_format format);
  * struct flamegraph_info - what the HTML header says about the recording
  * @title: page title
  * @input: path of the perf.data file read
- * @event: name of the event whose samples are shown
- * @unit: the unit of its sample periods ("ns", "cycles", "faults",
- *        "events"...), or NULL
  * @hostname: host the profile was recorded on, or NULL
  * @cmdline: command line of perf record, or NULL
  * @cpu: the recording machine's CPU description, or NULL
@@ -61,15 +58,12 @@ const char *flamegraph_format__name(enum flamegraph_format format);
 struct flamegraph_info {
 	const char *title;
 	const char *input;
-	const char *event;
-	const char *unit;
 	const char *hostname;
 	const char *cmdline;
 	const char *cpu;
 	const char *date;
 	const char *version;
 	const char *header;
-	const char *view;
 };
 
 /**
@@ -151,28 +145,45 @@ int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
 			       const struct flamegraph_info *info);
 
 /**
- * flamegraph__write_session - write a finished flame graph of a session
- * @fg: the flame graph, flamegraph__finish()ed
+ * flamegraph__write_session - write the finished flame graphs of a session
+ * @graphs: the graphs, flamegraph__finish()ed, one per event, the page's
+ *          default at [0]; each names its event, unit and view
+ * @nr_graphs: entries in @graphs, at least 1
  * @fp: output stream
  * @format: the output format
- * @session: the session it was built from: the HTML page's header (host,
- *           command line, CPU, perf version, the file's time, and what
- *           perf report --header-only prints) is this session's, never
- *           ./perf.data's
- * @evsel: the event shown, or NULL
- * @tmpl: NULL, or the text of a d3-flame-graph template for html
- * @view: NULL, or how the graph differs from the whole recording's, for
- *        the page's header (flamegraph__describe_filters())
+ * @session: the session they were built from: the HTML page's header
+ *           (host, command line, CPU, perf version, the file's time, and
+ *           what perf report --header-only prints) is this session's,
+ *           never ./perf.data's
+ * @tmpl: NULL, or the text of a d3-flame-graph template for html, which
+ *        holds one graph
  *
- * Shared by perf flamegraph and perf report --flamegraph.
+ * One graph is written as flamegraph__write_json(), _folded() and
+ * _html() write it.  Several: JSON is an array of their trees, folded
+ * lines start with a frame that names their event, and the page offers a
+ * switch between them.  Shared by perf flamegraph and perf report
+ * --flamegraph.
  *
- * Return: 0 on success, or the writer's negative errno.
+ * Return: 0 on success, -EINVAL for a template and several graphs, or
+ * the writer's negative errno.
  */
-int flamegraph__write_session(struct flamegraph *fg, FILE *fp,
+int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *fp,
 			      enum flamegraph_format format,
-			      struct perf_session *session,
-			      struct evsel *evsel, const char *tmpl,
-			      const char *view);
+			      struct perf_session *session, const char *tmpl);
+
+/**
+ * flamegraph__period_unit - the unit of an event's sample periods
+ * @evsel: the event
+ *
+ * As a page's header names it: "ns" for the clocks and the
+ * sched:sched_stat_* tracepoints (their period is time, after perf
+ * inject -s), "cycles" and "instructions" for those hardware events,
+ * "faults", "context switches", "migrations" for those software events,
+ * else "events".
+ *
+ * Return: a static string.
+ */
+const char *flamegraph__period_unit(struct evsel *evsel);
 
 /**
  * flamegraph__describe_filters - perf report's sample filters in words

@@ -203,7 +203,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 {
 	struct strbuf view = STRBUF_INIT;
 	struct evsel *evsel = NULL, *pos;
-	struct flamegraph fg;
+	struct flamegraph fg, *graph = &fg;
 	int max_entries;
 	FILE *fp;
 	int err;
@@ -237,6 +237,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	if (err)
 		return err;
 	fg.event = evsel__name(evsel);
+	fg.unit = flamegraph__period_unit(evsel);
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
 				    callchain_param.order == ORDER_CALLER,
 				    fr->asm_leaves, max_entries);
@@ -270,6 +271,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 				  "inverted (-g callee): sampled functions at the root");
 	if (err)
 		goto out;
+	fg.view = view.len ? view.buf : NULL;
 
 	fp = flamegraph_output__open(&fr->out);
 	if (!fp) {
@@ -277,9 +279,8 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		goto out;
 	}
 	err = flamegraph_output__close(&fr->out,
-				       flamegraph__write_session(&fg, fp, fr->format,
-								 session, evsel, NULL,
-								 view.len ? view.buf : NULL));
+				       flamegraph__write_session(&graph, 1, fp, fr->format,
+								 session, NULL));
 	if (!err)
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
 			" frames, %" PRIu64 " instruction leaves, wrote %s\n",

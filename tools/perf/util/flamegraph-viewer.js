@@ -4,6 +4,9 @@
  *
  * The page holds the flame graph as JSON, in the script element "fg-data":
  *   {"v": 1, "strings": [...], "info": {...}, "root": NODE}
+ * or, for several events, "graphs" instead of "root": [{"info": {...},
+ * "root": NODE}, ...], each graph's info with its event, unit and view,
+ * the one shown chosen by the URL fragment "#event=N" (default 0).
  * NODE = [label, flags, dso, self, addr, srcline, [NODE...], samples],
  * where label, dso and srcline index "strings" (-1: none), flags is the
  * kind (0 root, 1 comm, 2 func, 3 unknown, 4 insn, 5 truncated) | 8 kernel | 16 JIT,
@@ -29,7 +32,12 @@
 	const tip = $('tip'), q = $('q');
 	const raw = JSON.parse($('fg-data').textContent);
 	const S = raw.strings;
-	const info = raw.info || {};
+	const graphs = raw.graphs ||
+		[{ info: {}, root: raw.root }];
+	const fragmentEvent = () => Math.min(graphs.length - 1, Math.max(0,
+		parseInt((/event=(\d+)/.exec(location.hash) || [])[1] || '0', 10)));
+	const shown = fragmentEvent();
+	const info = Object.assign({}, raw.info || {}, graphs[shown].info);
 	/* What a frame's width sums, as the numbers are labelled. */
 	const bySamples = info.weight === 'samples';
 	const unit = bySamples ? 'samples' : (info.unit || 'period');
@@ -67,7 +75,7 @@
 		return n;
 	}
 
-	const root = build(raw.root, null, 0);
+	const root = build(graphs[shown].root, null, 0);
 
 	/*
 	 * Functions are told apart by DSO and label (the label carries the
@@ -576,6 +584,29 @@
 			s.textContent = f[0] + ': ' + f[1];
 			el.appendChild(s);
 		}
+		if (graphs.length > 1) {
+			const sel = document.createElement('select');
+
+			sel.id = 'event';
+			sel.title = 'the event whose graph is shown';
+			graphs.forEach(function (g, i) {
+				const o = document.createElement('option');
+
+				o.value = String(i);
+				o.textContent = g.info.event || 'event ' + i;
+				o.selected = i === shown;
+				sel.appendChild(o);
+			});
+			/* A link, back and forward reopen the page on its event. */
+			sel.addEventListener('change', function () {
+				location.hash = 'event=' + sel.value;
+			});
+			window.addEventListener('hashchange', function () {
+				if (fragmentEvent() !== shown)
+					location.reload();
+			});
+			$('bar').insertBefore(sel, $('bar').firstChild);
+		}
 		if (info.header)
 			$('header').querySelector('pre').textContent = info.header;
 		else
@@ -597,6 +628,8 @@
 			return b ? { x: b.x, y: b.y, w: b.w, h: H } : null;
 		},
 		labels: () => rects.map((r) => r.n.n),
+		event: () => info.event,
+		events: () => graphs.map((g) => g.info.event),
 		focus: () => focus.n,
 		highlighted: () => rects.filter((r) => hit(r.n)).length,
 		view: () => view,

@@ -241,8 +241,15 @@ bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 {
 	long key = flamegraph__dso_key(dso) ?: kernel;
 
+	if (fg->warn_with)
+		return flamegraph__warn_once(fg->warn_with, dso, kernel);
 	/* Out of memory: warn again rather than never. */
 	return hashmap__add(fg->warned, key, 1) != -EEXIST;
+}
+
+void flamegraph__share_warnings(struct flamegraph *fg, struct flamegraph *with)
+{
+	fg->warn_with = with;
 }
 
 /* What makes a child unique under its parent. */

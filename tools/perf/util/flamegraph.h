@@ -146,6 +146,10 @@ enum flamegraph_weight {
  * @weight: what the nodes' @self and @total sum
  * @event: the name of the event whose samples these are, for the
  *         writers (borrowed); NULL where not known
+ * @unit: the unit of its periods (flamegraph__period_unit()), for the
+ *        writers (borrowed); NULL where not known
+ * @view: how the graph differs from the recording's (filters, samples
+ *        left out), for the page's header (borrowed); NULL: it doesn't
  * @nr_samples: samples added
  * @insns: the distinct sampled instructions, in no particular order, for
  *         flamegraph__decode_insns() and flamegraph__add_srclines()
@@ -158,6 +162,7 @@ enum flamegraph_weight {
  * @generations: per PID, how often its stacks were forgotten
  * @generation: how often all stacks were forgotten
  * @warned: what flamegraph__warn_once() has warned about
+ * @warn_with: NULL, or the graph whose @warned is used instead
  * @chunks: the memory of the nodes, instructions and stacks
  */
 struct flamegraph {
@@ -166,6 +171,8 @@ struct flamegraph {
 	u64			nr_leaves;
 	enum flamegraph_weight	weight;
 	const char		*event;
+	const char		*unit;
+	const char		*view;
 	u64			nr_samples;
 	struct flamegraph_insn	**insns;
 	size_t			nr_insns;
@@ -176,6 +183,7 @@ struct flamegraph {
 	struct hashmap		*generations;
 	u64			generation;
 	struct hashmap		*warned;
+	struct flamegraph	*warn_with;
 	struct flamegraph_chunk	*chunks;
 };
 
@@ -418,6 +426,18 @@ long flamegraph__dso_key(const struct dso *dso);
  */
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 			   bool kernel);
+
+/**
+ * flamegraph__share_warnings - warn once for all the graphs of a session
+ * @fg: a graph
+ * @with: the graph whose warnings @fg's flamegraph__warn_once() counts
+ *        from now on, as if they were its own; not to be freed before @fg
+ *        is done with
+ *
+ * A session's DSOs are the same for each of its events' graphs: what was
+ * said about one is not said again for the next.
+ */
+void flamegraph__share_warnings(struct flamegraph *fg, struct flamegraph *with);
 
 /**
  * flamegraph_node__dso_name - short name of the DSO of a node

@@ -96,7 +96,20 @@ test_hostile_names() {
 	$browser hostile "${workdir}/h.html" "${artifacts}"
 }
 
-for t in test_workload test_hostile_names; do
+test_events() {
+	echo "Two events: one graph each, a switch between them"
+	local prog="${workdir}/faults"
+
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_faults.c
+	perf record -q -e page-faults,cpu-clock -F 1000 -g \
+		-o "${workdir}/e.data" "${prog}" 2> /dev/null
+	perf flamegraph -i "${workdir}/e.data" -e cpu-clock,page-faults \
+		-o "${workdir}/e.html" 2> /dev/null
+	$browser events "${workdir}/e.html" "${artifacts}"
+}
+
+for t in test_workload test_hostile_names test_events; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )

@@ -226,6 +226,92 @@ test_events() {
 	fi
 }
 
+test_event_list() {
+	echo "-e with a list: one graph per event, each perf report's"
+	local d="${workdir}/list" e
+
+	mkdir "$d"
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
+	perf record -q -e page-faults,cpu-clock -F 1000 -g -o "$d/l.data" \
+		"$d/faults" 2> /dev/null
+	perf flamegraph -i "$d/l.data" --asm -e cpu-clock,page-faults \
+		-o "$d/l.json" 2> "$d/err"
+	grep -q "samples of 'cpu-clock'.*; [0-9]* samples of 'page-faults'.*wrote" "$d/err"
+	perf flamegraph -i "$d/l.data" -e cpu-clock,page-faults -o "$d/l.folded" \
+		2> /dev/null
+	# Each graph is the one of its event alone, which is perf report's;
+	# JSON holds them in -e's order, folded names the event first.
+	for e in cpu-clock page-faults; do
+		perf flamegraph -i "$d/l.data" --asm -e "$e" -o "$d/$e.json" \
+			2> /dev/null
+		fg_check --data "$d/l.data" --json "$d/$e.json" --dso faults \
+			--event "$e" --report-periods
+		perf flamegraph -i "$d/l.data" -e "$e" -o "$d/$e.folded" 2> /dev/null
+		sed -n "s/^$e;//p" "$d/l.folded" | cmp - "$d/$e.folded"
+	done
+	test "$(grep -vc -e '^cpu-clock;' -e '^page-faults;' "$d/l.folded")" -eq 0
+	python3 - "$d/l.json" "$d/cpu-clock.json" "$d/page-faults.json" <<'PY'
+import json
+import sys
+
+graphs = json.load(open(sys.argv[1]))
+alone = [json.load(open(p)) for p in sys.argv[2:]]
+assert [g["event"] for g in graphs] == ["cpu-clock", "page-faults"], \
+    [g.get("event") for g in graphs]
+assert graphs == alone, "a graph of the list differs from its event's alone"
+PY
+	# An event the recording hasn't: one line, no output; and a
+	# d3-flame-graph template holds one event.
+	refute perf flamegraph -i "$d/l.data" -e cpu-clock,cycles -o "$d/x.json" \
+		2> "$d/err"
+	grep -q "^event 'cycles' is not in $d/l.data$" "$d/err"
+	test ! -e "$d/x.json"
+	set +e
+	perf flamegraph -i "$d/l.data" -e cpu-clock,page-faults --template \
+		"$d/err" -o "$d/x.html" 2> "$d/err2"
+	test $? -eq 129 || return 1
+	set -e
+	grep -q "^--template: a d3-flame-graph template holds one event$" "$d/err2"
+}
+
+test_hybrid() {
+	echo "A hybrid machine's cycles, opened once per core type: one event"
+	local d="${workdir}/hybrid" e sum='
+		{ i = match($0, / [0-9]+$/); s[substr($0, 1, i - 1)] += substr($0, i + 1) }
+		END { for (k in s) print k " " s[k] }'
+
+	mkdir "$d"
+	perf record -q -e cpu-clock,cpu-clock -c 100000 -g -o "$d/h.data" \
+		"${prog}" 30 2> /dev/null
+	python3 "${shelldir}/lib/flamegraph_hybrid.py" "$d/h.data"
+	test "$(perf report -i "$d/h.data" --stdio 2> /dev/null |
+		grep -c "of event 'cpu_\(core\|atom\)/cycles/'")" -eq 2
+	# One graph of both instances, named as perf stat names the event;
+	# each instance alone is perf report's, and the graph their sum,
+	# stack for stack.
+	perf flamegraph -i "$d/h.data" -o "$d/h.folded" 2> "$d/err"
+	grep -q "samples of 'cycles', .*wrote" "$d/err"
+	refute grep -q "other events" "$d/err"
+	perf flamegraph -i "$d/h.data" -e cycles -o "$d/c.folded" 2> /dev/null
+	cmp "$d/h.folded" "$d/c.folded"
+	for e in cpu_core/cycles/ cpu_atom/cycles/; do
+		perf flamegraph -i "$d/h.data" -e "$e" -o "$d/one.json" 2> /dev/null
+		fg_check --data "$d/h.data" --json "$d/one.json" --dso fgwork \
+			--event "$e" --report-periods
+		perf flamegraph -i "$d/h.data" -e "$e" -o "$d/one.folded" 2> /dev/null
+		cat "$d/one.folded" >> "$d/both.folded"
+	done
+	diff <(awk "${sum}" "$d/both.folded" | sort) <(sort "$d/h.folded")
+	perf flamegraph -i "$d/h.data" --asm -o "$d/h.json" 2> /dev/null
+	grep -q '^{"n":"all",[^{]*"event":"cycles"' "$d/h.json"
+	# The core type, when asked for: one graph per instance.
+	perf flamegraph -i "$d/h.data" -e cpu_core/cycles/,cpu_atom/cycles/ \
+		-o "$d/two.folded" 2> /dev/null
+	test "$(cut -d';' -f1 "$d/two.folded" | sort -u | tr '\n' ' ')" = \
+		"cpu_atom/cycles/ cpu_core/cycles/ "
+}
+
 test_exited_tasks() {
 	echo "Short-lived children: samples after their EXIT keep their comm"
 	local d="${workdir}/exited"
@@ -319,5 +405,6 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_periods test_events test_exited_tasks test_flamegraph_py \
+run_parts test_report test_periods test_events test_event_list test_hybrid test_exited_tasks \
+	test_flamegraph_py \
 	test_debuginfod test_no_threads

@@ -4,7 +4,7 @@
  * written by perf flamegraph from file:// in headless Chromium, through
  * playwright-core, and checks the viewer as a user would use it.
  *
- *   node flamegraph_browser.mjs workload|hostile PAGE.html ARTIFACTS_DIR
+ *   node flamegraph_browser.mjs workload|hostile|events PAGE.html ARTIFACTS_DIR
  *
  * Environment: FLAMEGRAPH_NODE_MODULES, the node_modules holding
  * playwright-core; FLAMEGRAPH_CHROMIUM, the browser (/usr/bin/chromium).
@@ -29,8 +29,8 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const [mode, pagePath, artifacts] = process.argv.slice(2);
-if (!['workload', 'hostile'].includes(mode) || !pagePath || !artifacts) {
-	console.error('usage: flamegraph_browser.mjs workload|hostile PAGE.html ARTIFACTS_DIR');
+if (!['workload', 'hostile', 'events'].includes(mode) || !pagePath || !artifacts) {
+	console.error('usage: flamegraph_browser.mjs workload|hostile|events PAGE.html ARTIFACTS_DIR');
 	process.exit(2);
 }
 const require = createRequire(path.resolve(process.env.FLAMEGRAPH_NODE_MODULES ||
@@ -73,6 +73,9 @@ function pageData() {
 	assert(!/[<>&]/.test(m[1]), 'raw <, > or & in the page\'s data');
 	const d = JSON.parse(m[1]);
 
+	/* Several events: "graphs", the first shown first. */
+	if (Array.isArray(d.graphs) && d.graphs.length > 1 && !('root' in d))
+		d.root = d.graphs[0].root;
 	assert(d.v === 1 && Array.isArray(d.strings) && Array.isArray(d.root),
 	       'fg-data is not {"v":1,"strings":[...],"root":NODE}');
 	return d;
@@ -244,11 +247,13 @@ context.setDefaultTimeout(15000);
 /* What must not happen, reset by each check. */
 let trouble = [];
 
-/* Every request of any kind: only the page itself may load. */
+/* Every request of any kind: only the page itself may load, whatever its fragment. */
+const samePage = (url) => url.split('#')[0] === pageURL;
+
 await context.route('**/*', (route) => {
 	const url = route.request().url();
 
-	if (url === pageURL)
+	if (samePage(url))
 		return route.continue();
 	trouble.push(`request ${route.request().resourceType()} ${url}`);
 	return route.abort();
@@ -272,7 +277,7 @@ page.on('dialog', (d) => {
 	d.dismiss().catch(() => {});
 });
 page.on('request', (r) => {
-	if (r.url() !== pageURL)
+	if (!samePage(r.url()))
 		trouble.push(`request seen ${r.url()}`);
 });
 page.on('websocket', (w) => trouble.push(`websocket ${w.url()}`));
@@ -863,8 +868,53 @@ async function hostileChecks() {
 	});
 }
 
+/* Samples of a NODE array's tree, its last element summed. */
+function nodeSamples(a) {
+	return a[7] + a[6].reduce((sum, c) => sum + nodeSamples(c), 0);
+}
+
+async function eventsChecks() {
+	const want = (data.graphs || []).map((g) => g.info.event);
+	const shows = async (i) => {
+		await page.waitForFunction((e) => window.perfFlamegraph &&
+					   window.perfFlamegraph.event() === e, want[i]);
+		const hdr = await page.textContent('#hdr');
+		const samples = nodeSamples(data.graphs[i].root);
+
+		assert(hdr.includes(`event: ${want[i]}`), `header "${hdr}" doesn't name ${want[i]}`);
+		assert(hdr.includes(`samples: ${samples}`),
+		       `header "${hdr}" hasn't ${want[i]}'s ${samples} samples`);
+	};
+
+	await check('a switch between the events', async () => {
+		assert(want.length === 2 && want.every((e) => e),
+		       `the page's graphs are of ${JSON.stringify(want)}`);
+		await open();
+		const opts = await pf(() => [...document.querySelectorAll('select#event option')]
+				      .map((o) => o.textContent));
+
+		assert(JSON.stringify(opts) === JSON.stringify(want),
+		       `the switch offers ${JSON.stringify(opts)}`);
+		await shows(0);
+		await page.selectOption('select#event', '1');
+		await shows(1);
+		assert(new URL(page.url()).hash === '#event=1', `URL ${page.url()}`);
+		await page.selectOption('select#event', '0');
+		await shows(0);
+	});
+	await check('the fragment opens an event', async () => {
+		await page.goto(pageURL + '#event=1', { waitUntil: 'load' });
+		await shows(1);
+		const value = await pf(() => document.querySelector('select#event').value);
+
+		assert(value === '1', `the switch shows ${value}`);
+	});
+}
+
 if (mode === 'workload')
 	await workloadChecks();
+else if (mode === 'events')
+	await eventsChecks();
 else
 	await hostileChecks();
 

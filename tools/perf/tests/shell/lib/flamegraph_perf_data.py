@@ -1,38 +1,71 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Read and rewrite the records of a one-event perf.data file in place,
-for the tests' helpers that make recordings no machine here records.
+"""Read and rewrite the records of a perf.data file in place, for the
+tests' helpers that make recordings no machine here records.
 
 The layout is struct perf_file_header (tools/perf/util/header.h): the
-attributes section (one struct perf_event_attr and its ids' file
-section), then the data section, records with a struct
-perf_event_header each.
+attributes section (per event, a struct perf_event_attr and its ids'
+file section), then the data section, records with a struct
+perf_event_header each, then the feature sections, whose table of
+struct perf_file_section follows the data, one per bit set in the
+header's adds_features, in bit order.
 """
 import struct
 import sys
 
 
-class PerfData:
-    """A perf.data file open for reading and writing; attr is its one
-    event's struct perf_event_attr, as bytes."""
+HEADER_EVENT_DESC = 12
 
-    def __init__(self, path):
+
+class PerfData:
+    """A perf.data file open for reading and writing; attrs are its
+    events' struct perf_event_attr (with their ids' file section), as
+    bytes, attr the first's."""
+
+    def __init__(self, path, one_event=True):
         self.path = path
         self.f = open(path, "r+b")
         hdr = self.f.read(104)
         if hdr[:8] != b"PERFILE2":
             sys.exit(f"{path}: not a perf.data file")
-        attr_size, self.attrs_offset, attrs_size, self.data_offset, \
+        self.attr_size, self.attrs_offset, attrs_size, self.data_offset, \
             self.data_size = struct.unpack_from("<QQQQQ", hdr, 16)
-        if attrs_size != attr_size:
+        if one_event and attrs_size != self.attr_size:
             sys.exit(f"{path}: one event only")
+        (self.features,) = struct.unpack_from("<32s", hdr, 72)
         self.f.seek(self.attrs_offset)
-        self.attr = bytearray(self.f.read(attr_size))
+        self.attrs = [bytearray(self.f.read(self.attr_size))
+                      for _ in range(attrs_size // self.attr_size)]
+        self.attr = self.attrs[0]
         (self.sample_type,) = struct.unpack_from("<Q", self.attr, 24)
         (self.flags,) = struct.unpack_from("<Q", self.attr, 40)
 
-    def write_attr(self):
-        self.f.seek(self.attrs_offset)
-        self.f.write(self.attr)
+    def write_attr(self, nth=0):
+        self.f.seek(self.attrs_offset + nth * self.attr_size)
+        self.f.write(self.attrs[nth])
+
+    def feature(self, feat):
+        """(file offset, size) of a feature section, or None."""
+        bits = int.from_bytes(self.features, "little")
+        if not bits >> feat & 1:
+            return None
+        nth = bin(bits & ((1 << feat) - 1)).count("1")
+        self.f.seek(self.data_offset + self.data_size + 16 * nth)
+        return struct.unpack("<QQ", self.f.read(16))
+
+    def event_descs(self):
+        """Each event's entry in HEADER_EVENT_DESC, as file offsets: its
+        struct perf_event_attr (of the section's attr size), and its name,
+        a u32 length, then the name padded with NULs to it:
+        (attr offset, attr size, name offset, name room)."""
+        pos, _ = self.feature(HEADER_EVENT_DESC)
+        nr, attr_size = struct.unpack("<II", self.read(pos, 8))
+        pos += 8
+        descs = []
+        for _ in range(nr):
+            nr_ids, length = struct.unpack("<II", self.read(pos + attr_size, 8))
+            descs.append((pos, attr_size, pos + attr_size + 8, length))
+            pos += attr_size + 8 + length + 8 * nr_ids
+        return descs
 
     def records(self):
         """(file offset, type, size) of each record, in file order."""
