@@ -109,6 +109,7 @@ struct perf_flamegraph {
 	int			range_num;
 	bool			asm_leaves;
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
+	bool			bad_option;	/* found only once the input was read */
 	struct flamegraph_frame	*frames;
 	u64			alloc_frames;
 	u64			nr_other_event;
@@ -910,8 +911,11 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	if (pfg->time_str) {
 		err = perf_time__parse_for_ranges(pfg->time_str, session, &pfg->ptime_range,
 						  &pfg->range_size, &pfg->range_num);
-		if (err < 0)
+		if (err < 0) {
+			/* Said in words by perf: a bad command line. */
+			pfg->bad_option = true;
 			return err;
+		}
 	}
 	if (!perf_flamegraph__input_whole(session))
 		return -EINVAL;
@@ -997,6 +1001,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	const char *disassembler_style = NULL, *objdump_path = NULL, *record_opt;
 	struct perf_debuginfod debuginfod = { .set = false, };
 	struct flamegraph_record_opts record = { .event = NULL, };
+	unsigned int max_stack = INT_MAX;
 	const char * const flamegraph_usage[] = {
 		"perf flamegraph [<options>]",
 		"perf flamegraph [<options>] [--] <command> [<args>]",
@@ -1027,7 +1032,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "with a command: profile the whole machine while it runs"),
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
 		   "what a frame's width sums (default: period, as perf report's Overhead)"),
-	OPT_INTEGER(0, "max-stack", &pfg.max_stack,
+	OPT_UINTEGER(0, "max-stack", &max_stack,
 		    "maximum number of callchain entries to use (default: all recorded)"),
 	OPT_STRING('c', "comms", &symbol_conf.comm_list_str, "comm[,comm...]",
 		   "only consider samples of these comms"),
@@ -1103,10 +1108,11 @@ int cmd_flamegraph(int argc, const char **argv)
 		pr_err("--weight %s: use period or samples\n", pfg.weight_str);
 		goto out_usage;
 	}
-	if (pfg.max_stack < 1) {
-		pr_err("--max-stack %d: use at least 1\n", pfg.max_stack);
+	if (max_stack < 1) {
+		pr_err("--max-stack %u: use at least 1\n", max_stack);
 		goto out_usage;
 	}
+	pfg.max_stack = min(max_stack, (unsigned int)INT_MAX);
 	if (flamegraph__parse_format(pfg.format_str, pfg.output, &pfg.format))
 		goto out_usage;
 	if (pfg.event_name) {
@@ -1216,6 +1222,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	free(pfg.replaced);
 	free(pfg.frames);
 	zfree(&pfg.ptime_range);
+	usage = pfg.bad_option;
 	goto out;
 out_usage:
 	/* A command line parse_options() took, but that makes no sense. */

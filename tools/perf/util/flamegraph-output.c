@@ -869,15 +869,56 @@ int flamegraph_output__init(struct flamegraph_output *out, const char *path)
 	return flamegraph_output__set_target(out, path, st.st_mode & 07777);
 }
 
+static ssize_t flamegraph_output__write_fd(void *cookie, const char *buf, size_t size)
+{
+	struct flamegraph_output *out = cookie;
+	ssize_t n = write(out->fd, buf, size);
+
+	if (n >= 0)
+		return n;
+	if (!out->errnum)
+		out->errnum = errno;
+	/* fopencookie(3): 0 is a write error. */
+	return 0;
+}
+
+static int flamegraph_output__close_fd(void *cookie)
+{
+	struct flamegraph_output *out = cookie;
+
+	if (out->fd == STDOUT_FILENO || !close(out->fd))
+		return 0;
+	if (!out->errnum)
+		out->errnum = errno;
+	return -1;
+}
+
+/* A stream over @out->fd that keeps the errno of a failed write. */
+static FILE *flamegraph_output__stream(struct flamegraph_output *out)
+{
+	cookie_io_functions_t io = {
+		.write = flamegraph_output__write_fd,
+		.close = flamegraph_output__close_fd,
+	};
+
+	out->errnum = 0;
+	out->fp = fopencookie(out, "w", io);
+	return out->fp;
+}
+
 FILE *flamegraph_output__open(struct flamegraph_output *out)
 {
 	char *copy;
-	int fd;
 
 	if (!out->target) {
-		out->fp = strcmp(out->path, "-") ? fopen(out->path, "w") : stdout;
-		if (!out->fp)
+		out->fd = strcmp(out->path, "-") ?
+			  open(out->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) :
+			  STDOUT_FILENO;
+		if (out->fd < 0 || !flamegraph_output__stream(out)) {
 			output_error(out->path, errno);
+			if (out->fd > STDOUT_FILENO)
+				close(out->fd);
+		}
 		return out->fp;
 	}
 
@@ -889,17 +930,15 @@ FILE *flamegraph_output__open(struct flamegraph_output *out)
 		return NULL;
 	}
 	free(copy);
-	fd = mkstemp(out->tmp);
-	if (fd < 0) {
+	out->fd = mkstemp(out->tmp);
+	if (out->fd < 0) {
 		output_error(out->path, errno);
 		zfree(&out->tmp);
 		return NULL;
 	}
-	if (!fchmod(fd, out->mode))
-		out->fp = fdopen(fd, "w");
-	if (!out->fp) {
+	if (fchmod(out->fd, out->mode) || !flamegraph_output__stream(out)) {
 		output_error(out->path, errno);
-		close(fd);
+		close(out->fd);
 		unlink(out->tmp);
 		zfree(&out->tmp);
 	}
@@ -909,13 +948,11 @@ FILE *flamegraph_output__open(struct flamegraph_output *out)
 int flamegraph_output__close(struct flamegraph_output *out, int err)
 {
 	if (out->fp) {
-		int ret;
+		int ret = fclose(out->fp);
 
-		ret = out->fp == stdout ? fflush(stdout) : fclose(out->fp);
-
-		/* The stream's own error says more than a writer's -EIO. */
-		if (ret && (!err || err == -EIO))
-			err = -errno;
+		/* The write's own error says more than a writer's -EIO. */
+		if ((ret || out->errnum) && (!err || err == -EIO))
+			err = -(out->errnum ?: EIO);
 		out->fp = NULL;
 	}
 	if (!err && out->tmp && rename(out->tmp, out->target))

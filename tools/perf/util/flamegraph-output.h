@@ -204,7 +204,10 @@ int flamegraph__describe_filters(struct strbuf *sb);
  * @tmp: the temporary file next to @target while writing
  * @mode: permissions for @target: those of the file it replaces, or
  *        0666 less the umask for a new one
- * @fp: the stream being written
+ * @fp: the stream being written, over @fd
+ * @fd: the file descriptor written
+ * @errnum: the errno of the first write or close of @fd that failed, 0
+ *          if none did: stdio keeps only that one did (ferror())
  */
 struct flamegraph_output {
 	const char	*path;
@@ -212,6 +215,8 @@ struct flamegraph_output {
 	char		*tmp;
 	mode_t		mode;
 	FILE		*fp;
+	int		fd;
+	int		errnum;
 };
 
 /**

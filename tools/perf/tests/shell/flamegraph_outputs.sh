@@ -297,6 +297,9 @@ test_bad_input() {
 	wait
 	test -p "${workdir}/fifo"
 	grep -q "^perf;" "${workdir}/fifo.out"
+	# A write that fails says why, in words.
+	refute perf flamegraph -i "${data}" -o /dev/full 2> "${err}"
+	grep -q "^cannot write /dev/full: No space left on device$" "${err}"
 	# --objdump: not there, not in $PATH, empty, a directory; a path with
 	# a space is a path like any other (perf runs objdump without /bin/sh).
 	for od in /nonexistent/objdump no-such-objdump "" "${workdir}" "/usr/bin/obj dump"; do
@@ -340,6 +343,7 @@ test_bad_input() {
 			"1 -i ${data} -e nosuch" "1 -i ${data} -S nosuch" \
 			"129 -i ${data} --format svg" "129 -i ${data} --weight bogus" \
 			"129 -i ${data} --max-stack 0" "129 --no-such-option" \
+			"129 -i ${data} --time bogus" "129 -i ${data} --max-stack -3" \
 			"1 -i ${workdir}"; do
 		st=0
 		# shellcheck disable=SC2086
