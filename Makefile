@@ -34,13 +34,20 @@ PERF	:= $(B)/perf
 MAN	:= $(B)/man/man1/perf-flamegraph.1
 JOBS	?= $(shell nproc)
 
-# Features not used by perf flamegraph are turned off to keep the build
-# short and identical on every machine; capstone and objdump remain the
-# disassemblers. build/ is perf's prefix: its perfexecdir, where perf
-# script finds its scripts (perf script report ...), is a link to the
-# assembled tree, which holds them as an installed perf's does.
-PERF_MAKEFLAGS := O=$(OBJ) BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 \
-		  NO_GTK2=1 NO_LIBBPF=1 mandir=$(CURDIR)/$(B)/man \
+# perf is built as a distribution builds it, but for the PMU event
+# tables (NO_JEVENTS), GTK2 (off unless asked for) and Rust: BPF
+# skeletons are on (clang builds them; perf record --uid needs them);
+# capstone, LLVM and objdump are the disassemblers. LLVM is Debian 12's
+# llvm-14-dev, whose llvm-config is named llvm-config-14. NO_RUST: Debian
+# 12's toolchain cannot link perf's Rust test workload. PYTHON: the
+# system's python3, else perf links the libpython of the first python3 in
+# PATH (pyenv's), and its python scripts break where PATH lacks that one.
+# build/ is perf's prefix: its perfexecdir, where perf script finds its
+# scripts (perf script report ...), is a link to the assembled tree,
+# which holds them as an installed perf's does.
+PERF_MAKEFLAGS := O=$(OBJ) NO_JEVENTS=1 \
+		  NO_RUST=1 LLVM_CONFIG=/usr/bin/llvm-config-14 \
+		  PYTHON=/usr/bin/python3 mandir=$(CURDIR)/$(B)/man \
 		  prefix=$(CURDIR)/$(B) $(PERF_EXTRA)
 
 # patches/commits says the order in which the patches apply.

@@ -17,19 +17,22 @@ base=$1
 src=$2
 
 if [ "$3" = --reset ]; then
+	# The version of the .deb extracted (extract-base.sh), not
+	# BASE_VERSION: fetch-base.sh takes a newer one when that is gone.
+	read -r version < "$base/.base-version"
 	rm -rf "$src" "$src.tmp"
 	cp -a "$base" "$src.tmp"
 	for p in $(awk '$1 == "patch" { print $2 }' "$top/patches/commits"); do
 		echo "  PATCH  $p"
 		patch -d "$src.tmp" -p1 -s -N --no-backup-if-mismatch \
 			< "$top/patches/$p" || {
-			echo "patches/$p does not apply to $BASE_PKG $BASE_VERSION" >&2
+			echo "patches/$p does not apply to $BASE_PKG $version" >&2
 			rm -rf "$src.tmp"
 			exit 1
 		}
 	done
 	# perf's PERF-VERSION-GEN reads the version from here outside git.
-	printf '#define PERF_VERSION "%s+flamegraph"\n' "$BASE_VERSION" \
+	printf '#define PERF_VERSION "%s+flamegraph"\n' "$version" \
 		> "$src.tmp/PERF-VERSION-FILE"
 	mv "$src.tmp" "$src"
 fi

@@ -13,7 +13,8 @@ base=$(cd "$1" && pwd)
 patches=$(cd "$2" && pwd)
 work=$top/build/check-patches
 obj=$work-obj
-makeflags="BUILD_BPF_SKEL=0 NO_LIBLLVM=1 NO_JEVENTS=1 NO_GTK2=1 NO_LIBBPF=1 WERROR=1"
+# As the Makefile builds it (see PERF_MAKEFLAGS there).
+makeflags="NO_JEVENTS=1 NO_RUST=1 LLVM_CONFIG=/usr/bin/llvm-config-14 PYTHON=/usr/bin/python3 WERROR=1"
 # perf help looks for man pages in the mandir perf was built with, perf
 # script for its scripts in the perfexecdir under its prefix: a link to
 # the tree, as in the Makefile.
@@ -45,7 +46,7 @@ n=0
 for p in "$patches"/[0-9][0-9][0-9][0-9]-*.patch; do
 	case "$p" in *0000-cover-letter.patch) continue ;; esac
 	n=$((n + 1))
-	subject=$(sed -n 's/^Subject: \[PATCH [0-9/]*\] //p' "$p")
+	subject=$(sed -n 's/^Subject: \[PATCH [v0-9 ]*[0-9/]*\] //p' "$p")
 	if ! git am -q "$p" > "$obj/am.log" 2>&1; then
 		echo "FAIL $n $subject: git am"
 		cat "$obj/am.log"

@@ -8,9 +8,16 @@
 # deps.sh --browser: the packages only the browser test of the HTML
 # viewer and make bench-viewer need (Chromium). Not root and missing:
 # says so and succeeds, as that test then skips.
+#
+# llvm-14-dev: perf's LLVM disassembler (Linux 7.3 takes LLVM 13 or
+# later; the Makefile points LLVM_CONFIG at its llvm-config-14). The base
+# is fetched from its own apt source (scripts/fetch-base.sh), whose lz4
+# Packages index apt's own apt-helper reads: no lz4 package needed.
+# clang: perf's BPF skeletons (perf record --uid, off-CPU profiling).
 
 PKGS="build-essential flex bison pkg-config xz-utils patch git
 libelf-dev libdw-dev libtraceevent-dev libtracefs-dev libcapstone-dev
+llvm-14-dev clang
 zlib1g-dev libzstd-dev liblzma-dev binutils binutils-dev libiberty-dev
 python3 python3-dev python3-setuptools libslang2-dev libunwind-dev
 libnuma-dev libcap-dev libperl-dev libssl-dev libbabeltrace-dev

@@ -4,6 +4,8 @@
 # extract-base.sh DEB DIR: extract the parts of the kernel tree that perf
 # needs (scripts/base-paths.txt) from the linux-source .deb into DIR.
 # DIR is left pristine: nothing is ever patched in place there.
+# DIR/.base-version is the version of the .deb itself, which may be newer
+# than BASE_VERSION (fetch-base.sh); assemble.sh puts it in perf version.
 
 set -e
 here=$(dirname "$0")
@@ -13,7 +15,13 @@ dir=$2
 tmp=$(mktemp -d "${dir%/}.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-echo "  UNPACK $BASE_PKG $BASE_VERSION"
+pkg=$(dpkg-deb -f "$deb" Package)
+ver=$(dpkg-deb -f "$deb" Version)
+if [ "$pkg" != "$BASE_PKG" ]; then
+	echo "$deb is $pkg, not $BASE_PKG" >&2
+	exit 1
+fi
+echo "  UNPACK $pkg $ver"
 dpkg-deb --fsys-tarfile "$deb" | tar -xf - -C "$tmp" "./$BASE_TARBALL"
 set -f
 pats=$(grep -v -e '^#' -e '^$' "$here/base-paths.txt" |
@@ -22,4 +30,4 @@ tar -xJf "$tmp/$BASE_TARBALL" -C "$tmp" --wildcards $pats
 set +f
 rm -rf "$dir"
 mv "$tmp/$BASE_TOPDIR" "$dir"
-echo "$BASE_VERSION" > "$dir/.base-version"
+echo "$ver" > "$dir/.base-version"

@@ -80,7 +80,9 @@ while read -r verb arg; do
 done < "$top/patches/commits"
 commit
 
-git format-patch -q --cover-letter --thread -o "$out" "$basecommit"
+# v2: the series as rebased on 7.3, the cover letter saying what changed.
+git format-patch -q --cover-letter --thread --subject-prefix="PATCH v2" \
+	-o "$out" "$basecommit"
 # The cover letter: subject and text from patches/cover-letter.txt.
 cover=$(ls "$out"/0000-cover-letter.patch)
 python3 - "$cover" "$top/patches/cover-letter.txt" <<'PY'

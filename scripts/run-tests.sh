@@ -14,6 +14,7 @@ srcdir=$2
 tests=(
 	"perf flamegraph --asm: instructions at the sample IPs"
 	"perf flamegraph inputs"
+	"perf flamegraph: Rust v0 and MiniDebugInfo names"
 	"perf flamegraph outputs and bad input"
 	"perf report --flamegraph and flamegraph.py --asm"
 	"perf flamegraph HTML viewer in Chromium"

@@ -447,7 +447,7 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 {
 	struct callchain_cursor *cursor = get_tls_callchain_cursor();
 	struct flamegraph_frame ip = {
-		.ms	= { .maps = thread__maps(al->thread), .map = al->map, .sym = al->sym, },
+		.ms	= { .thread = al->thread, .map = al->map, .sym = al->sym, },
 		.ip	= sample->ip,
 		.kernel	= flamegraph_frame__is_kernel(machine, al->map, sample->ip),
 	};
@@ -460,7 +460,7 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 		return flamegraph__walk(&pfe->fg, callers, &ip, 1, insn);
 
 	if (symbol_conf.use_callchain && sample->callchain && cursor &&
-	    thread__resolve_callchain(al->thread, cursor, evsel, sample, NULL, NULL,
+	    thread__resolve_callchain(al->thread, cursor, sample, NULL, NULL,
 				      pfe->max_stack) == 0 && cursor->nr) {
 		if (cursor->nr > pfg->alloc_frames) {
 			void *frames = realloc(pfg->frames, cursor->nr * sizeof(*pfg->frames));
@@ -493,10 +493,10 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 static int process_sample_event(const struct perf_tool *tool,
 				union perf_event *event,
 				struct perf_sample *sample,
-				struct evsel *evsel,
 				struct machine *machine)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+	struct evsel *evsel = sample->evsel;
 	struct flamegraph_stack_key key = {
 		.machine = machine,
 		.pid	 = sample->pid,
@@ -673,29 +673,33 @@ static int process_mmap2_event(const struct perf_tool *tool, union perf_event *e
 	return 0;
 }
 
-static void perf_flamegraph__setup_callchain(struct evlist *evlist)
+static void perf_flamegraph__setup_callchain(struct perf_session *session)
 {
+	struct evlist *evlist = session->evlist;
+
 	if (evlist && evlist->core.nr_entries)
 		callchain_param_setup(evlist__combined_sample_type(evlist),
-				      perf_env__arch(evlist->env));
+				      perf_session__e_machine(session, /*e_flags=*/NULL));
 }
 
 static int process_attr(const struct perf_tool *tool, union perf_event *event,
 			struct evlist **pevlist)
 {
+	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
 	int err = perf_event__process_attr(tool, event, pevlist);
 
 	if (!err)
-		perf_flamegraph__setup_callchain(*pevlist);
+		perf_flamegraph__setup_callchain(pfg->session);
 	return err;
 }
 
 /* Pipe mode: HEADER_LAST_FEATURE marks the end of the features. */
-static int process_feature_event(struct perf_session *session,
+static int process_feature_event(const struct perf_tool *tool,
+				 struct perf_session *session,
 				 union perf_event *event)
 {
 	if (event->feat.feat_id < HEADER_LAST_FEATURE)
-		return perf_event__process_feature(session, event);
+		return perf_event__process_feature(tool, session, event);
 	if (event->feat.feat_id != HEADER_LAST_FEATURE) {
 		pr_err("invalid feature ID %" PRI_lu64 " in the input\n",
 		       event->feat.feat_id);
@@ -880,21 +884,33 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 }
 
 /*
- * A file cut short after its header: perf maps the events its header
- * says there are, and reading past the end of the file is SIGBUS.
+ * A file cut short after its header: perf reads features and maps events
+ * past its end (a "incompatible file format", or SIGBUS).  Read its
+ * header first, as perf_session__new() will, and say so in words.
  */
-static bool perf_flamegraph__input_whole(struct perf_session *session)
+static bool input_is_whole(const char *path)
 {
-	struct perf_data *data = session->data;
-	u64 end = session->header.data_offset + session->header.data_size;
+	struct perf_file_header header;
+	struct perf_header ph = { .needs_swap = false, };
+	bool whole = true;
 	struct stat st;
+	int fd;
 
-	if (perf_data__is_pipe(data) || perf_data__is_dir(data) ||
-	    fstat(perf_data__fd(data), &st) || end <= (u64)st.st_size)
+	if (!strcmp(path, "-"))
 		return true;
-	pr_err("%s is cut short: its header says its events end at byte %" PRIu64
-	       ", the file has %" PRIu64 "\n", data->path, end, (u64)st.st_size);
-	return false;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return true;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    !perf_file_header__read(&header, &ph, fd) && header.data.size &&
+	    header.data.offset + header.data.size > (u64)st.st_size) {
+		pr_err("%s is cut short: its header says its events end at byte %" PRIu64
+		       ", the file has %" PRIu64 "\n", path,
+		       header.data.offset + header.data.size, (u64)st.st_size);
+		whole = false;
+	}
+	close(fd);
+	return whole;
 }
 
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
@@ -917,9 +933,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 			return err;
 		}
 	}
-	if (!perf_flamegraph__input_whole(session))
-		return -EINVAL;
-	perf_flamegraph__setup_callchain(session->evlist);
+	perf_flamegraph__setup_callchain(session);
 	if (!perf_data__is_pipe(session->data) && !perf_flamegraph__events_in(pfg, session))
 		return -EINVAL;
 
@@ -935,7 +949,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 
 	t[1] = now_ns();
 	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++) {
-		err = flamegraph__decode_insns(pfg->graphs[i], &session->header.env);
+		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session));
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(pfg->graphs[i], FLAMEGRAPH_SRCLINES_MAX);
 	}
@@ -1182,6 +1196,10 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = -EISDIR;
 		goto out;
 	}
+	if (!input_is_whole(data.path)) {
+		ret = -EINVAL;
+		goto out;
+	}
 
 	perf_tool__init(&pfg.tool, /*ordered_events=*/true);
 	pfg.tool.sample		 = process_sample_event;
@@ -1208,7 +1226,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	}
 	symbol_conf.try_vmlinux_path = true;
-	ret = symbol__init(&pfg.session->header.env);
+	ret = symbol__init(perf_session__env(pfg.session));
 	if (!ret)
 		ret = __cmd_flamegraph(&pfg);
 

@@ -108,6 +108,7 @@ static int check_case(const struct precise_case *tc, struct machine *machine,
 		u64 ips[MAX_IPS];
 	} cc;
 	struct perf_sample sample = {
+		.evsel	 = evsel,
 		.pid	 = FAKE_PID_PERF1,
 		.tid	 = FAKE_PID_PERF1,
 		.ip	 = tc->sample_ip,
@@ -125,7 +126,7 @@ static int check_case(const struct precise_case *tc, struct machine *machine,
 	evsel->core.attr.precise_ip = tc->precise_ip;
 	thread = machine__findnew_thread(machine, sample.pid, sample.tid);
 	if (!thread || !cursor ||
-	    thread__resolve_callchain(thread, cursor, evsel, &sample, NULL, NULL,
+	    thread__resolve_callchain(thread, cursor, &sample, NULL, NULL,
 				      PERF_MAX_STACK_DEPTH))
 		goto out;
 
@@ -179,7 +180,7 @@ static int test__callchain_precise(struct test_suite *test __maybe_unused,
 out:
 	machines__exit(&machines);
 out_evlist:
-	evlist__delete(evlist);
+	evlist__put(evlist);
 	return err;
 }
 

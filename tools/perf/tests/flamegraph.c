@@ -109,7 +109,7 @@ static int add_sample_period(struct fg_test *t, pid_t pid, const struct fake_fra
 		/* The fake machine maps [kernel] in each thread, as user space. */
 		thread__find_symbol(thread, PERF_RECORD_MISC_USER, ffs[i].ip, &al[i]);
 		frames[i] = (struct flamegraph_frame){
-			.ms	= { .maps = thread__maps(thread), .map = al[i].map,
+			.ms	= { .thread = thread, .map = al[i].map,
 				    .sym = al[i].sym, },
 			.ip	= ffs[i].ip,
 			.kernel	= ffs[i].kernel,

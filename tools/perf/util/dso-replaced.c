@@ -53,8 +53,12 @@ bool dso__replaced_since_mmap(struct dso *dso, char *msg, size_t size)
 			 (u64)st.st_ino, id->ino);
 		return true;
 	}
-	/* Synthesized MMAP2 records (/proc/PID/maps) have no generation. */
-	if (id->ino_generation == 0)
+	/*
+	 * Synthesized MMAP2 records (/proc/PID/maps) have no generation,
+	 * and those of perf inject --jit a made-up one (util/jitdump.c).
+	 */
+	if (id->ino_generation == 0 ||
+	    (id->ino_generation == 1 && strstr(path, "/jitted-")))
 		return false;
 	gen = file__generation(path);
 	if (gen < 0 || (u32)gen == (u32)id->ino_generation)

@@ -19,36 +19,42 @@
 #include "annotate.h"
 #include "arch/common.h"
 #include "build-id.h"
+#include "capstone.h"
 #include "debug.h"
 #include "disasm.h"
 #include "dso.h"
 #include "env.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
+#include "llvm.h"
 #include "map.h"
 #include "maps.h"
 #include "symbol.h"
+#include "thread.h"
 #include "ui/progress.h"
 #include "ui/util.h"
 
 /* The longest x86 instruction; no architecture perf knows has longer. */
 #define FLAMEGRAPH_INSN_MAX	15
 
-/* How a DSO's instructions are decoded. */
-enum flamegraph_decoder {
-	FLAMEGRAPH_DECODE_CAPSTONE,	/* in-process, then objdump */
-	FLAMEGRAPH_DECODE_OBJDUMP,	/* objdump only */
-	FLAMEGRAPH_DECODE_NONE,		/* nothing can */
-};
-
 struct flamegraph_asm {
 	struct flamegraph	*fg;
 	struct annotate_args	args;
-	enum flamegraph_decoder	decoder;
-	/* Why nothing can be decoded, for FLAMEGRAPH_DECODE_NONE. */
+	/* The map and symbol of the instruction decoded, for @args. */
+	struct map_symbol	ms;
+	/*
+	 * perf annotate's disassemblers (annotate.disassemblers, LLVM,
+	 * capstone, then objdump by default): LLVM and capstone decline
+	 * when an objdump was asked for (--objdump, or a cross objdump).
+	 */
+	bool			in_process;
+	bool			objdump_ok;
+	/* Why nothing can be decoded, when neither can. */
 	char			no_decoder[160];
-	/* perf annotate's capstone, for 32- and 64-bit code, as needed. */
-	struct disasm_capstone	*capstone[2];
+	/* The in-process ones, for 32- and 64-bit code, as needed. */
+	struct llvm_insn_decoder *llvm[2];
+	bool			no_llvm[2];
+	struct capstone_insn_decoder *capstone[2];
 	bool			no_capstone[2];
 	/* The instructions capstone left to objdump, of one DSO. */
 	struct flamegraph_insn	**objdump;
@@ -98,47 +104,51 @@ static struct perf_error_ops flamegraph_asm__quiet_eops = {
 };
 
 /*
- * The decoder perf annotate would use for @env's code: capstone for x86
- * unless an objdump was asked for (--objdump, or a cross objdump, which
- * turns perf annotate's capstone off), else objdump; found as perf
- * annotate finds it, never the host objdump for foreign code.
+ * The disassemblers perf annotate would use for @env's code: those of
+ * annotate.disassemblers in its order, LLVM and capstone unless an
+ * objdump was asked for (--objdump, or a cross objdump for a recording
+ * of another architecture), then objdump, found as perf annotate finds
+ * it, never the host objdump for foreign code.
  */
 static void flamegraph_asm__choose(struct flamegraph_asm *fa, struct perf_env *env)
 {
 	const char *arch = perf_env__arch(env);
-	bool x86 = arch && !strcmp(arch, "x86");
 	int registered, err = 0;
+	size_t i;
 
-	fa->args.arch = arch ? arch__find(arch) : NULL;
 	fa->args.options = &annotate_opts;
+	fa->args.ms = &fa->ms;
 	if (!annotate_opts.objdump_path) {
 		registered = perf_error__register(&flamegraph_asm__quiet_eops) == 0;
 		err = perf_env__lookup_objdump(env, &annotate_opts.objdump_path);
 		if (registered)
 			perf_error__unregister(&flamegraph_asm__quiet_eops);
 	}
-#ifdef HAVE_LIBCAPSTONE_SUPPORT
-	if (x86 && fa->args.arch && !annotate_opts.objdump_path) {
-		fa->decoder = FLAMEGRAPH_DECODE_CAPSTONE;
-		return;
-	}
-#endif
-	if (!err) {
-		fa->decoder = FLAMEGRAPH_DECODE_OBJDUMP;
-		return;
-	}
-	fa->decoder = FLAMEGRAPH_DECODE_NONE;
-	scnprintf(fa->no_decoder, sizeof(fa->no_decoder),
-		  "recorded on %s, and no objdump for %s was found (set CROSS_COMPILE or use --objdump)",
-		  arch, arch);
+	fa->in_process = !annotate_opts.objdump_path;
+	for (i = 0; i < ARRAY_SIZE(annotate_opts.disassemblers); i++)
+		fa->objdump_ok |= annotate_opts.disassemblers[i] == PERF_DISASM_OBJDUMP && !err;
+	if (!fa->in_process && !fa->objdump_ok)
+		scnprintf(fa->no_decoder, sizeof(fa->no_decoder),
+			  "recorded on %s, and no objdump for %s was found (set CROSS_COMPILE or use --objdump)",
+			  arch, arch);
 }
 
-/* A capstone handle set up as perf annotate's, kept for every DSO. */
-static struct disasm_capstone *flamegraph_asm__capstone(struct flamegraph_asm *fa,
-							bool is_64bit)
+/* LLVM's and capstone's decoders set up as perf annotate's, kept for every DSO. */
+static struct llvm_insn_decoder *flamegraph_asm__llvm(struct flamegraph_asm *fa,
+						      bool is_64bit)
+{
+	if (!fa->llvm[is_64bit] && !fa->no_llvm[is_64bit] && fa->args.arch) {
+		fa->llvm[is_64bit] = llvm_insn_decoder__new(&fa->args, is_64bit);
+		fa->no_llvm[is_64bit] = !fa->llvm[is_64bit];
+	}
+	return fa->llvm[is_64bit];
+}
+
+static struct capstone_insn_decoder *flamegraph_asm__capstone(struct flamegraph_asm *fa,
+							      bool is_64bit)
 {
 	if (!fa->capstone[is_64bit] && !fa->no_capstone[is_64bit]) {
-		fa->capstone[is_64bit] = disasm_capstone__new(&fa->args, is_64bit);
+		fa->capstone[is_64bit] = capstone_insn_decoder__new(&fa->args, is_64bit);
 		fa->no_capstone[is_64bit] = !fa->capstone[is_64bit];
 	}
 	return fa->capstone[is_64bit];
@@ -206,22 +216,48 @@ static bool flamegraph_asm__readable(struct dso *dso, struct machine *machine,
 }
 
 /*
- * perf annotate's line for @insn, its @len bytes at @code, in @line.
- * Return: false where capstone can't decode it.
+ * perf annotate's line for @insn, its @len bytes at @code, in @line, by
+ * the first in-process disassembler of annotate.disassemblers that can
+ * decode it, up to objdump, which decodes what is left in a batch.
+ * Return: the instruction's length in bytes, 0 where none can.
  */
-static bool flamegraph_asm__capstone_line(struct flamegraph_asm *fa,
-					  struct flamegraph_insn *insn,
-					  const u8 *code, size_t len,
-					  char *line, size_t size)
+static int flamegraph_asm__line(struct flamegraph_asm *fa, const struct map_symbol *ms,
+				 const char *filename, const u8 *code, size_t len,
+				 u64 objdump_addr, char *line, size_t size)
 {
-	struct disasm_capstone *dc;
+	struct dso *dso = map__dso(ms->map);
+	bool is_64bit = dso__is_64_bit(dso);
+	struct capstone_insn_decoder *cs;
+	struct llvm_insn_decoder *llvm;
+	size_t i;
+	int ret;
 
-	dc = flamegraph_asm__capstone(fa, dso__is_64_bit(map__dso(insn->ms.map)));
-	if (!dc)
-		return false;
-	fa->args.ms = insn->ms;
-	return disasm_capstone__line(dc, &fa->args, code, len, insn->objdump_addr,
-				     line, size) > 0;
+	if (!fa->in_process)
+		return 0;
+	fa->ms = *ms;
+	for (i = 0; i < ARRAY_SIZE(annotate_opts.disassemblers); i++) {
+		switch (annotate_opts.disassemblers[i]) {
+		case PERF_DISASM_LLVM:
+			llvm = flamegraph_asm__llvm(fa, is_64bit);
+			ret = llvm ? llvm_insn_decoder__line(llvm, dso, filename, code, len,
+							     objdump_addr, line, size) : -1;
+			if (ret > 0)
+				return ret;
+			break;
+		case PERF_DISASM_CAPSTONE:
+			cs = flamegraph_asm__capstone(fa, is_64bit);
+			ret = cs ? capstone_insn_decoder__line(cs, &fa->args, code, len,
+							       objdump_addr, line, size) : -1;
+			if (ret > 0)
+				return ret;
+			break;
+		case PERF_DISASM_OBJDUMP:
+		case PERF_DISASM_UNKNOWN:
+		default:
+			return 0;
+		}
+	}
+	return 0;
 }
 
 /* Find the instruction objdump printed at @addr, by binary search. */
@@ -400,30 +436,27 @@ static int flamegraph_asm__objdump(struct flamegraph_asm *fa)
  * puts that sweep out of step, it shows another instruction there.
  * @insns are the symbol's sampled instructions, by address.
  */
-static void flamegraph_asm__check_sweep(struct flamegraph_asm *fa,
+static void flamegraph_asm__check_sweep(struct flamegraph_asm *fa, const char *filename,
 					struct flamegraph_insn **insns, size_t nr)
 {
 	struct map_symbol *ms = &insns[0]->ms;
 	struct dso *dso = map__dso(ms->map);
-	struct machine *machine = maps__machine(ms->maps);
-	struct disasm_capstone *dc = flamegraph_asm__capstone(fa, dso__is_64_bit(dso));
+	struct machine *machine = maps__machine(thread__maps(ms->thread));
 	u64 pos = ms->sym->start, size = ms->sym->end - ms->sym->start;
 	u8 *code;
 	char line[512];
 	size_t i;
 
 	code = size ? malloc(size) : NULL;
-	if (!code || !dc ||
-	    dso__data_read_offset(dso, machine, pos, code, size) != (ssize_t)size)
+	if (!code || dso__data_read_offset(dso, machine, pos, code, size) != (ssize_t)size)
 		goto out;
-	fa->args.ms = *ms;
 	for (i = 0; i < nr; i++) {
 		while (pos < insns[i]->addr) {
-			int len = disasm_capstone__line(dc, &fa->args,
-							code + pos - ms->sym->start,
-							ms->sym->end - pos,
-							map__rip_2objdump(ms->map, pos),
-							line, sizeof(line));
+			int len = flamegraph_asm__line(fa, ms, filename,
+						       code + pos - ms->sym->start,
+						       ms->sym->end - pos,
+						       map__rip_2objdump(ms->map, pos),
+						       line, sizeof(line));
 
 			if (len <= 0)
 				goto out;
@@ -444,7 +477,7 @@ out:
  * With -v, name the symbols among @insns (by address) that perf
  * annotate's sweep reads out of step with a sample IP.
  */
-static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa,
+static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa, const char *filename,
 					 struct flamegraph_insn **insns, size_t nr)
 {
 	size_t i, j;
@@ -453,7 +486,7 @@ static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa,
 		for (j = i + 1; j < nr && insns[j]->ms.sym == insns[i]->ms.sym; j++)
 			;
 		if (insns[i]->ms.sym)
-			flamegraph_asm__check_sweep(fa, insns + i, j - i);
+			flamegraph_asm__check_sweep(fa, filename, insns + i, j - i);
 	}
 }
 
@@ -463,9 +496,9 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 {
 	struct flamegraph_insn *first = insns[0];
 	struct dso *dso = first->ms.map ? map__dso(first->ms.map) : NULL;
-	struct machine *machine = maps__machine(first->ms.maps);
+	struct machine *machine = maps__machine(thread__maps(first->ms.thread));
 	u8 code[FLAMEGRAPH_INSN_MAX];
-	char why[PATH_MAX + 128], line[512];
+	char why[PATH_MAX + 128], line[512], filename[PATH_MAX];
 	size_t i;
 	int err = 0;
 
@@ -475,7 +508,7 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 				     "addresses outside any mapping");
 		return 0;
 	}
-	if (fa->decoder == FLAMEGRAPH_DECODE_NONE) {
+	if (!fa->in_process && !fa->objdump_ok) {
 		flamegraph_asm__warn(fa, first, "%s", fa->no_decoder);
 		return 0;
 	}
@@ -483,26 +516,32 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 		flamegraph_asm__warn(fa, first, "%s", why);
 		return 0;
 	}
+	/* As perf annotate: the machine's arch, the image LLVM names targets from. */
+	if (map_symbol__get_arch(&first->ms, &fa->args.arch))
+		fa->args.arch = NULL;
+	if (dso__disassemble_filename(dso, filename, sizeof(filename)))
+		filename[0] = '\0';
 
 	fa->nr_objdump = 0;
 	for (i = 0; i < nr && !err; i++) {
 		ssize_t len = -1;
 
-		if (fa->decoder == FLAMEGRAPH_DECODE_CAPSTONE)
+		if (fa->in_process)
 			len = dso__data_read_offset(dso, machine, insns[i]->addr,
 						    code, sizeof(code));
-		if (len > 0 && flamegraph_asm__capstone_line(fa, insns[i], code, len,
-							     line, sizeof(line))) {
+		if (len > 0 && flamegraph_asm__line(fa, &insns[i]->ms, filename, code, len,
+						    insns[i]->objdump_addr, line,
+						    sizeof(line)) > 0) {
 			fa->nr_decoded++;
 			err = flamegraph_insn__set_text(insns[i], line);
-		} else {
+		} else if (fa->objdump_ok) {
 			fa->objdump[fa->nr_objdump++] = insns[i];
 		}
 	}
 	if (!err && fa->nr_objdump)
 		err = flamegraph_asm__objdump(fa);
-	if (!err && verbose > 0 && fa->decoder == FLAMEGRAPH_DECODE_CAPSTONE)
-		flamegraph_asm__check_sweeps(fa, insns, nr);
+	if (!err && verbose > 0 && fa->in_process)
+		flamegraph_asm__check_sweeps(fa, filename, insns, nr);
 	return err;
 }
 
@@ -559,8 +598,10 @@ int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env)
 	pr_debug("perf flamegraph: %zu distinct sampled instructions, %zu decoded in-process, %zu objdumps\n",
 		 fg->nr_insns, fa.nr_decoded, fa.nr_objdumps);
 
-	disasm_capstone__delete(fa.capstone[0]);
-	disasm_capstone__delete(fa.capstone[1]);
+	for (i = 0; i < ARRAY_SIZE(fa.llvm); i++) {
+		llvm_insn_decoder__delete(fa.llvm[i]);
+		capstone_insn_decoder__delete(fa.capstone[i]);
+	}
 	free(fa.objdump);
 	return err;
 }

@@ -16,13 +16,15 @@ struct perf_env;
  * address, never by sweeping its symbol from the start.  The bytes come
  * through perf's dso data access (dso__data_read_offset(): the build-id
  * cache, --symfs, vmlinux or kcore, decompressed modules, JIT images),
- * as perf script -F insn reads them.  The decoder is the one perf
- * annotate would use: capstone, in-process, with perf annotate's options
- * (-M) and its line for the instruction (disasm_capstone__line()); else
- * (capstone can't decode it, --objdump was given, a recording of
- * another architecture, perf built without capstone) objdump, as perf
- * annotate runs it, one objdump per DSO at most, over the range of the
- * IPs it is asked for.  Unless --objdump or a cross objdump was asked
+ * as perf script -F insn reads them.  The decoders are perf annotate's,
+ * in its order (annotate_opts.disassemblers: LLVM, capstone, objdump by
+ * default): LLVM and capstone in-process, with perf annotate's options
+ * (-M) and its line for the instruction (llvm_insn_decoder__line(),
+ * capstone_insn_decoder__line()), the next where one can't decode it;
+ * objdump for the rest (also with --objdump, a recording of another
+ * architecture, or a perf built without the others), as perf annotate
+ * runs it, one objdump per DSO at most, over the range of the IPs it is
+ * asked for.  Unless --objdump or a cross objdump was asked
  * for, the objdump is found as perf annotate finds it
  * (perf_env__lookup_objdump()), which sets annotate_opts.objdump_path.
  *

@@ -734,7 +734,7 @@ int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *f
 			      enum flamegraph_format format,
 			      struct perf_session *session, const char *tmpl)
 {
-	struct perf_env *env = &session->header.env;
+	struct perf_env *env = perf_session__env(session);
 	struct flamegraph_info info = {
 		.title	  = "perf flamegraph",
 		.input	  = session->data->path,

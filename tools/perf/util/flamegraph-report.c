@@ -193,6 +193,11 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 		}
 		/* Entries for each IP, not merged per function. */
 		callchain_param.key = CCKEY_ADDRESS;
+		/*
+		 * perf annotate's disassemblers, in its order: perf report
+		 * reads them only for its TUI annotation.
+		 */
+		annotation_config__init();
 	}
 	return 0;
 }
@@ -254,7 +259,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		 * is asked, by libdw for source lines or by objdump.
 		 */
 		perf_debuginfod_setup(&no_debuginfod);
-		err = flamegraph__decode_insns(&fg, &session->header.env);
+		err = flamegraph__decode_insns(&fg, perf_session__env(session));
 		if (!err && fr->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
 	}

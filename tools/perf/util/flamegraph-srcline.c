@@ -34,7 +34,7 @@ struct srcline_dwarfs {
 	size_t			nr;
 };
 
-#ifdef HAVE_DWARF_SUPPORT
+#ifdef HAVE_LIBDW_SUPPORT
 /*
  * "file:line" of @addr, an address of the file (objdump's, addr2line's),
  * written as perf's srcline code writes it by default: the file's base

@@ -26,6 +26,7 @@
 #include "map.h"
 #include "maps.h"
 #include "symbol.h"
+#include "thread.h"
 
 long flamegraph__dso_key(const struct dso *dso)
 {
@@ -342,12 +343,12 @@ static struct flamegraph_node *flamegraph__frame(struct flamegraph *fg,
 		.kernel	 = frame->kernel,
 		.dso	 = frame->ms.map ? map__dso(frame->ms.map) : NULL,
 		.addr	 = sym ? sym->start : 0,
-		.inlined = sym && sym->inlined ? sym->name : NULL,
+		.inlined = sym && symbol__inlined(sym) ? sym->name : NULL,
 	};
 	struct flamegraph_node *node = flamegraph__child(fg, parent, &key);
 
-	if (node && !node->ms.map && !node->ms.maps) {
-		node->ms.maps = maps__get(frame->ms.maps);
+	if (node && !node->ms.map && !node->ms.thread) {
+		node->ms.thread = thread__get(frame->ms.thread);
 		node->ms.map = map__get(frame->ms.map);
 		node->ms.sym = sym;
 		node->objdump_addr = sym && frame->ms.map ?
@@ -388,7 +389,7 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 	if (!insn)
 		return NULL;
 	*insn = probe;
-	insn->ms.maps = maps__get(frame->ms.maps);
+	insn->ms.thread = thread__get(frame->ms.thread);
 	insn->ms.map = map__get(map);
 	insn->ms.sym = frame->ms.sym;
 	insn->objdump_addr = map ? map__rip_2objdump(map, insn->addr) : insn->addr;

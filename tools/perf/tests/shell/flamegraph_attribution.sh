@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf flamegraph --asm: instructions at the sample IPs
+# perf flamegraph --asm: instructions at the sample IPs (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # The instruction leaves of perf flamegraph --asm: the instruction at each
@@ -328,7 +328,7 @@ test_annotate_perf_itself() {
 	perf annotate --stdio -i "${workdir}/nop.data" > /dev/null 2>&1
 	perf flamegraph --asm -i "${workdir}/nop.data" -o "${workdir}/nop.folded" \
 		2> /dev/null
-	grep -q "^perf;noploop;[a-z].* \[0x[0-9a-f]*\] [0-9]*$" "${workdir}/nop.folded"
+	grep -q "^perf-noploop;noploop;[a-z].* \[0x[0-9a-f]*\] [0-9]*$" "${workdir}/nop.folded"
 }
 
 test_dwarf_callchains() {

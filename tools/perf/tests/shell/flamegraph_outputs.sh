@@ -222,7 +222,7 @@ test_record_command() {
 		kill -INT -- "-${pid}"
 		wait "${pid}"
 		grep -q "samples of 'cpu-clock'.*wrote $d/int.folded" "$d/int.err"
-		grep -q "^perf;.*noploop" "$d/int.folded"
+		grep -q "^perf[^;]*;.*noploop" "$d/int.folded"
 	else
 		skip_part "no setsid(1) to send ^C"
 	fi
@@ -240,7 +240,7 @@ test_record_command() {
 	wait "${pid}"
 	perf report -i "$d/p.data" --header-only 2> /dev/null |
 		grep -q "^# cmdline : .* record -g -o .* -c 100000 -p ${pid} -- sleep 1 *$"
-	grep -q "^perf;.*noploop" "$d/p.folded"
+	grep -q "^perf[^;]*;.*noploop" "$d/p.folded"
 	refute grep -q "^sleep;" "$d/p.folded"
 	# ... and only with a command: a usage error without one.
 	st=0

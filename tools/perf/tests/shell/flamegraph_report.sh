@@ -27,17 +27,17 @@ test_report() {
 	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 60 2> /dev/null
 	# No filter: sample for sample the same stacks and leaves.
 	perf flamegraph -i "$d/r.data" --asm -o "$d/fg.folded" 2> /dev/null
-	perf report -i "$d/r.data" --flamegraph="$d/rep.folded" --asm 2> "$d/rep.err"
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.folded" --asm 2> "$d/rep.err"
 	grep -q "^perf report: [0-9]* samples of 'cpu-clock', .* wrote $d/rep.folded$" \
 		"$d/rep.err"
 	sort "$d/fg.folded" > "$d/a"
 	sort "$d/rep.folded" > "$d/b"
 	cmp "$d/a" "$d/b"
-	perf report -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
 	fg_check --data "$d/r.data" --json "$d/rep.json" --dso fgwork --annotate \
 		--same-name spin
 	# perf report --sort symoff counts the same samples per instruction.
-	perf report -i "$d/r.data" --stdio --no-children --sort symoff -g none -n \
+	perf report --no-inline -i "$d/r.data" --stdio --no-children --sort symoff -g none -n \
 		--dsos fgwork 2> /dev/null | grep -v '^#' > "$d/symoff"
 	python3 - "$d/rep.json" "$d/symoff" <<'PY'
 import collections, json, re, sys
@@ -63,7 +63,8 @@ print(f"{sum(report.values())} instructions: the same samples as perf report --s
 PY
 	# Filters of perf report apply: --symbols, --comm.
 	perf flamegraph -i "$d/r.data" --asm -S mix -o "$d/fg.mix.folded" 2> /dev/null
-	perf report -i "$d/r.data" --flamegraph="$d/rep.mix.folded" --asm -S mix 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.mix.folded" --asm -S mix \
+		2> /dev/null
 	sort "$d/fg.mix.folded" > "$d/c"
 	sort "$d/rep.mix.folded" > "$d/e"
 	diff "$d/c" "$d/e"
@@ -71,36 +72,39 @@ PY
 	# Every stack ends in mix and an instruction of it.
 	refute grep -v ";mix;[^;]*$" "$d/rep.mix.folded"
 	# --percent-limit: the sampled functions are those perf report lists.
-	perf report -i "$d/r.data" --stdio --no-children --sort sym \
+	perf report --no-inline -i "$d/r.data" --stdio --no-children --sort sym \
 		--percent-limit 20 -g none 2> /dev/null |
 		sed -n 's/^ *[0-9.]*% *\[[.k]\] //p' | sed 's/ *$//' | sort -u > "$d/listed"
 	test -s "$d/listed"
-	perf report -i "$d/r.data" --flamegraph="$d/rep.pl.folded" --percent-limit 20 \
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.pl.folded" --percent-limit 20 \
 		--sort sym 2> /dev/null
 	awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); print f[n] }' \
 		"$d/rep.pl.folded" | sed 's/ (fgwork+0x[0-9a-f]*)$//' | sort -u > "$d/shown"
 	diff "$d/listed" "$d/shown"
 	# -g callee: rooted at the sampled functions, as many samples each
 	# as perf report gives them.
-	perf report -i "$d/r.data" --flamegraph="$d/callee.folded" -g callee 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/callee.folded" -g callee \
+		2> /dev/null
 	n=$(awk -F';' '$2 == "mix" { s += $NF } END { print s }' \
 		<(sed 's/ \([0-9]*\)$/;\1/' "$d/callee.folded"))
 	test "$n" -eq "$(awk '/;mix;/ { s += $NF } END { print s }' "$d/fg.mix.folded")"
 	# The page says it is inverted, and which filters made it.
-	perf report -i "$d/r.data" --flamegraph="$d/callee.html" -g callee \
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/callee.html" -g callee \
 		--comms fgwork 2> /dev/null
 	grep -q '"view":"--comms fgwork; inverted (-g callee): ' "$d/callee.html"
-	perf report -i "$d/r.data" --flamegraph="$d/caller.html" 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/caller.html" 2> /dev/null
 	refute grep -q '"view":' "$d/caller.html"
 	# --max-stack 2: at most comm and two frames.
-	perf report -i "$d/r.data" --flamegraph="$d/ms.folded" --max-stack 2 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/ms.folded" --max-stack 2 \
+		2> /dev/null
 	test "$(awk -F';' '{ print NF }' "$d/ms.folded" | sort -n | tail -1)" -le 3
 	# Bad combinations: one line, non-zero, nothing written.
-	refute perf report -i "$d/r.data" --asm 2> "$d/err"
+	refute perf report --no-inline -i "$d/r.data" --asm 2> "$d/err"
 	grep -q "^--asm: only with --flamegraph$" "$d/err"
-	refute perf report -i "$d/r.data" --flamegraph="$d/x.folded" --asm -g callee 2> "$d/err"
+	refute perf report --no-inline -i "$d/r.data" --flamegraph="$d/x.folded" --asm \
+		-g callee 2> "$d/err"
 	grep -q "instruction leaves need a caller-based graph" "$d/err"
-	refute perf report -i "$d/r.data" --flamegraph="$d/x.folded" --comm nosuch \
+	refute perf report --no-inline -i "$d/r.data" --flamegraph="$d/x.folded" --comm nosuch \
 		> /dev/null 2> "$d/err"
 	test ! -e "$d/x.folded"
 }
@@ -162,7 +166,7 @@ test_periods() {
 	perf flamegraph -i "$d/f.data" -o "$d/fn.json" 2> /dev/null
 	perf flamegraph -i "$d/f.data" --asm -o "$d/asm.json" 2> "$d/err"
 	grep -q "samples of 'page-faults'" "$d/err"
-	perf report -i "$d/f.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/f.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
 	cmp "$d/asm.json" "$d/rep.json"
 	fg_check --data "$d/f.data" --json "$d/fn.json" --dso faults --report-periods
 	fg_check --data "$d/f.data" --json "$d/asm.json" --dso faults \
@@ -203,7 +207,7 @@ test_events() {
 	perf flamegraph -i "$d/two.data" --asm -e page-faults -o "$d/e.json" \
 		2> /dev/null
 	cmp "$d/def.json" "$d/e.json"
-	perf report -i "$d/two.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/two.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
 	cmp "$d/def.json" "$d/rep.json"
 	fg_check --data "$d/two.data" --json "$d/def.json" --dso faults \
 		--event page-faults --report-periods --annotate --annotate-period
@@ -285,7 +289,7 @@ test_hybrid() {
 	perf record -q -e cpu-clock,cpu-clock -c 100000 -g -o "$d/h.data" \
 		"${prog}" 30 2> /dev/null
 	python3 "${shelldir}/lib/flamegraph_hybrid.py" "$d/h.data"
-	test "$(perf report -i "$d/h.data" --stdio 2> /dev/null |
+	test "$(perf report --no-inline -i "$d/h.data" --stdio 2> /dev/null |
 		grep -c "of event 'cpu_\(core\|atom\)/cycles/'")" -eq 2
 	# One graph of both instances, named as perf stat names the event;
 	# each instance alone is perf report's, and the graph their sum,
@@ -329,7 +333,7 @@ test_exited_tasks() {
 	awk '{ split($1, f, ";"); v[f[1]] += $NF; all += $NF }
 	     END { for (c in v) printf "%.2f%% %s\n", 100 * v[c] / all, c }' \
 		"$d/x.folded" | sort > "$d/ours"
-	perf report -i "$d/x.data" --stdio --sort comm -g none -F overhead,comm \
+	perf report --no-inline -i "$d/x.data" --stdio --sort comm -g none -F overhead,comm \
 		2> /dev/null | awk '/^ +[0-9.]+%/ { print $1, $2 }' | sort > "$d/report"
 	test -s "$d/report"
 	cmp "$d/ours" "$d/report"
@@ -397,7 +401,8 @@ test_no_threads() {
 	strace -f -o "$d/fg.trace" -e trace=clone,clone3 \
 		perf flamegraph --asm -i "$d/t.data" -o "$d/t.html" 2> /dev/null
 	strace -f -o "$d/rep.trace" -e trace=clone,clone3 \
-		perf report --flamegraph="$d/r.html" --asm -i "$d/t.data" > /dev/null 2>&1
+		perf report --no-inline --flamegraph="$d/r.html" --asm -i "$d/t.data" \
+		> /dev/null 2>&1
 	grep -q '"strings"' "$d/t.html"
 	grep -q '"strings"' "$d/r.html"
 	# The processes perf starts (addr2line) are no threads.

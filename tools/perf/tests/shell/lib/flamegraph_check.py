@@ -252,7 +252,7 @@ def check_report_periods(args, tree):
     the total period, are perf report's (--no-children, sorted by dso and
     symbol); so are the totals. The periods must vary, or weighing by
     samples would pass too."""
-    out = subprocess.run([args.perf, "report", "--stdio", "-i", args.data,
+    out = subprocess.run([args.perf, "report", "--no-inline", "--stdio", "-i", args.data,
                           "--no-children", "-g", "none", "--sort", "dso,sym",
                           "-F", "overhead,period,sample,dso,sym"],
                          capture_output=True, text=True, check=False)
@@ -359,7 +359,9 @@ def folded_total(path):
 
 def script_stacks(perf, data):
     """Samples per stack, comm then outermost caller first, from perf script."""
-    out = subprocess.run([perf, "script", "-i", data, "-F", "comm,ip,sym"],
+    # perf flamegraph shows no inline frames unless --inline: nor may
+    # the references, which show them by default.
+    out = subprocess.run([perf, "script", "--no-inline", "-i", data, "-F", "comm,ip,sym"],
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
         fail(f"perf script exited {out.returncode}: {out.stderr[-300:]}")
