@@ -319,6 +319,36 @@ nodes = [n for n in walk(json.load(open(sys.argv[1]))) if n['k'] in ('unknown', 
 assert nodes and all(n['l'] == 'kernel' for n in nodes), nodes" "${workdir}/kptr.json"
 }
 
+test_disassemblers() {
+	echo "annotate.disassemblers: each one's text, as perf annotate shows it"
+	local d="${workdir}/dis" dis
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/p.data" "${prog}" 30 2> /dev/null
+	# --asm decodes with the disassemblers perf annotate uses, in the
+	# order of annotate.disassemblers: with one alone, both show its text.
+	for dis in llvm capstone objdump; do
+		if ! perf version --build-options | grep -qi "lib${dis}: .*on" &&
+		   [ "${dis}" != objdump ]; then
+			skip_part "no ${dis} in this perf"
+			continue
+		fi
+		{
+			cat "${PERF_CONFIG}"
+			printf '[annotate]\n\tdisassemblers = %s\n' "${dis}"
+		} > "$d/${dis}.perfconfig"
+		PERF_CONFIG="$d/${dis}.perfconfig" perf flamegraph --asm -i "$d/p.data" \
+			-o "$d/${dis}.json" 2> /dev/null
+		PERF_CONFIG="$d/${dis}.perfconfig" fg_check --data "$d/p.data" \
+			--json "$d/${dis}.json" --dso fgwork --annotate
+	done
+	# The setting took: objdump's text is not LLVM's ("mov -0x10(%rbp),%rax"
+	# against "movq -0x10(%rbp), %rax").
+	if [ -e "$d/llvm.json" ]; then
+		refute cmp -s "$d/llvm.json" "$d/objdump.json"
+	fi
+}
+
 test_annotate_perf_itself() {
 	# perf annotate of perf itself used to crash in jump__parse() on a
 	# call into another map; perf flamegraph --asm takes the same path.
@@ -410,4 +440,5 @@ PY
 
 run_parts test_workload test_intel_syntax test_objdump test_capstone_fallback \
 	test_data_in_code test_precise test_ranges test_srcline test_kptr_restrict \
-	test_annotate_perf_itself test_dwarf_callchains test_system_program test_exec
+	test_disassemblers test_annotate_perf_itself test_dwarf_callchains test_system_program \
+	test_exec
