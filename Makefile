@@ -73,8 +73,11 @@ $(SRC)/.applied: $(BASE)/.base-version $(SERIES) scripts/assemble.sh
 
 $(PERF): $(SRC)/.applied FORCE
 	@scripts/assemble.sh $(BASE) $(SRC)
+	@# Objects and generated files of another base break the build.
+	@cmp -s $(BASE)/.base-version $(OBJ)/.base-version || rm -rf $(OBJ)
 	@mkdir -p $(OBJ)
 	@$(MAKE) -s -C $(SRC)/tools/perf -j$(JOBS) $(PERF_MAKEFLAGS)
+	@cp $(BASE)/.base-version $(OBJ)/.base-version
 	@ln -sf obj/perf $(PERF)
 	@mkdir -p $(B)/libexec
 	@ln -sfn $(CURDIR)/$(SRC)/tools/perf $(B)/libexec/perf-core
