@@ -1047,7 +1047,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
 		   "what a frame's width sums (default: period, as perf report's Overhead)"),
 	OPT_UINTEGER(0, "max-stack", &max_stack,
-		    "maximum number of callchain entries to use (default: all recorded)"),
+		     "maximum number of callchain entries to use (default: all recorded)"),
 	OPT_STRING('c', "comms", &symbol_conf.comm_list_str, "comm[,comm...]",
 		   "only consider samples of these comms"),
 	OPT_STRING(0, "pid", &symbol_conf.pid_list_str, "pid[,pid...]",

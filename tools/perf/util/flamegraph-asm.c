@@ -222,8 +222,8 @@ static bool flamegraph_asm__readable(struct dso *dso, struct machine *machine,
  * Return: the instruction's length in bytes, 0 where none can.
  */
 static int flamegraph_asm__line(struct flamegraph_asm *fa, const struct map_symbol *ms,
-				 const char *filename, const u8 *code, size_t len,
-				 u64 objdump_addr, char *line, size_t size)
+				const char *filename, const u8 *code, size_t len,
+				u64 objdump_addr, char *line, size_t size)
 {
 	struct dso *dso = map__dso(ms->map);
 	bool is_64bit = dso__is_64_bit(dso);

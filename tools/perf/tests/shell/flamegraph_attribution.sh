@@ -281,8 +281,7 @@ test_srcline() {
 		done
 		printf '\t}\n\tsink = x;\n\treturn 0;\n}\n'
 	} > "$d/wide.c"
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "$d/wide" "$d/wide.c"
+	build_program "$d/wide" "$d/wide.c"
 	perf record -q -e cpu-clock -c 100000 -g -o "$d/w.data" "$d/wide" 2> /dev/null
 	perf flamegraph -i "$d/w.data" --asm -o "$d/w.json" 2> /dev/null
 	perf flamegraph -i "$d/w.data" --asm -o "$d/w.html" 2> /dev/null

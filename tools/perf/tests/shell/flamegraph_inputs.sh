@@ -408,8 +408,7 @@ test_deep_stacks() {
 	local d="${workdir}/deep" max
 
 	mkdir "$d"
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "$d/deep" "${shelldir}/lib/flamegraph_deep.c"
+	build_program "$d/deep" "${shelldir}/lib/flamegraph_deep.c"
 	# The kernel keeps 100 entries (fp,100 is in the recording): every
 	# stack of the 200-deep recursion is cut, under [truncated] with the
 	# 100 frames kept; the shallow ones are whole, main() and all.

@@ -156,8 +156,7 @@ test_periods() {
 	local d="${workdir}/periods"
 
 	mkdir "$d"
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
+	build_program "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
 	perf record -q -e page-faults -F 1000 -g -o "$d/f.data" "$d/faults" \
 		2> /dev/null
 	# Weighed by period by default: each function's period, samples and
@@ -196,8 +195,7 @@ test_events() {
 	local d="${workdir}/events" perfdir
 
 	mkdir "$d"
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
+	build_program "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
 	perf record -q -e alignment-faults,page-faults -F 1000 -g \
 		-o "$d/two.data" "$d/faults" 2> /dev/null
 	# alignment-faults has none: page-faults, as perf report shows it.
@@ -235,8 +233,7 @@ test_event_list() {
 	local d="${workdir}/list" e
 
 	mkdir "$d"
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
+	build_program "$d/faults" "${shelldir}/lib/flamegraph_faults.c"
 	perf record -q -e page-faults,cpu-clock -F 1000 -g -o "$d/l.data" \
 		"$d/faults" 2> /dev/null
 	perf flamegraph -i "$d/l.data" --asm -e cpu-clock,page-faults \

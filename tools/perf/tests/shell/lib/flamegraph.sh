@@ -60,14 +60,22 @@ fg_check() {
 # in leaf functions too (at -O1 and above gcc 12 drops them there even with
 # -mno-omit-leaf-frame-pointer). --own-build-id gives it a random build-id,
 # so no copy in a build-id cache can stand in for it.
+# build_program OUT SOURCE... [CFLAGS...]: a test program whose call
+# chains are asserted on: no optimization, frame pointers in leaf
+# functions too.
+build_program() {
+	local out=$1
+
+	shift
+	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "${out}" "$@"
+}
+
 build_workload() {
-	local bid=
+	local bid=()
 
 	[ "$2" = --own-build-id ] &&
-		bid="-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')"
-	# shellcheck disable=SC2086
-	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $bid \
-		-o "$1" "${shelldir}"/lib/flamegraph/*.c
+		bid=("-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')")
+	build_program "$1" "${shelldir}"/lib/flamegraph/*.c "${bid[@]}"
 }
 
 # objdump_logger DIR: an objdump in DIR that appends its arguments to
