@@ -5,8 +5,7 @@
  * The page holds the flame graph as JSON, in the script element "fg-data":
  *   {"v": 1, "strings": [...], "info": {...}, "root": NODE}
  * or, for several events, "graphs" instead of "root": [{"info": {...},
- * "root": NODE}, ...], each graph's info with its event, unit and view,
- * the one shown chosen by the URL fragment "#event=N" (default 0).
+ * "root": NODE}, ...], each graph's info with its event, unit and view.
  * NODE = [label, flags, dso, self, addr, srcline, [NODE...], samples],
  * where label, dso and srcline index "strings" (-1: none), flags is the
  * kind (0 root, 1 comm, 2 func, 3 unknown, 4 insn, 5 truncated) | 8 kernel | 16 JIT,
@@ -14,8 +13,24 @@
  * their periods, in info.unit, or their number), addr the objdump
  * address ("" if none) and samples the number of those samples.
  *
- * Names are data: they reach the page only through textContent and
- * canvas fillText, never as markup.
+ * Views: flame (root at the bottom), icicle (root at the top), merged
+ * (functions merged across callers, with their instructions), inverted
+ * (bottom-up: each function's own weight, its instructions, then the
+ * callers that led there) and sandwich (one function's callers above
+ * it, its callees and instructions below, all its calls merged).
+ *
+ * The URL fragment keeps what a link reopens, as "key=value&...":
+ * event=N (the graph shown, 0 first), view=NAME, zoom=I.J.K (the zoomed
+ * frame as child indices from the view's root), x=LO,HI (the part of
+ * it shown after Ctrl+wheel or dragging, fractions of its width),
+ * fn=I.J.K (the sandwiched function, in the flame view's tree) and
+ * q=TEXT (the search).
+ *
+ * The canvas is never taller than the panel that holds it: a deep graph
+ * scrolls in that panel and only the rows in sight are painted.
+ *
+ * Names are data: they reach the page only through textContent, title
+ * attributes and canvas fillText, never as markup.
  *
  * window.perfFlamegraph is the interface the browser tests drive.
  */
@@ -26,16 +41,20 @@
 	const KIND = ['root', 'comm', 'func', 'unknown', 'insn', 'truncated'];
 	const F_KERNEL = 8, F_JIT = 16;
 	const H = 16;
+	const FONT = '11px sans-serif', TABLE_FONT = '11px monospace';
+	const ELLIPSIS = '\u2026';
+	const HIGHLIGHT = 'rgb(230,0,230)';
 
 	const $ = (id) => document.getElementById(id);
 	const cv = $('fg'), cx = cv.getContext('2d');
+	const graph = $('graph'), space = $('fg-space');
 	const tip = $('tip'), q = $('q');
 	const raw = JSON.parse($('fg-data').textContent);
 	const S = raw.strings;
-	const graphs = raw.graphs ||
-		[{ info: {}, root: raw.root }];
+	const graphs = raw.graphs || [{ info: {}, root: raw.root }];
+	const fragment = () => new URLSearchParams(location.hash.slice(1));
 	const fragmentEvent = () => Math.min(graphs.length - 1, Math.max(0,
-		parseInt((/event=(\d+)/.exec(location.hash) || [])[1] || '0', 10)));
+		parseInt(fragment().get('event') || '0', 10) || 0));
 	const shown = fragmentEvent();
 	const info = Object.assign({}, raw.info || {}, graphs[shown].info);
 	/* What a frame's width sums, as the numbers are labelled. */
@@ -59,6 +78,7 @@
 			depth: depth,
 			c: [],
 			t: a[3],
+			ss: a[7],
 			ts: a[7],
 			key: '',
 		};
@@ -76,6 +96,7 @@
 	}
 
 	const root = build(graphs[shown].root, null, 0);
+	const isFunc = (n) => n.kind === 2 || n.kind === 3;
 
 	/*
 	 * Functions are told apart by DSO and label (the label carries the
@@ -85,7 +106,7 @@
 	const funcs = new Map(), insns = new Map();
 
 	function index(n) {
-		if (n.kind === 2 || n.kind === 3)
+		if (isFunc(n))
 			n.key = n.d + '\u0000' + n.n;
 		if (n.kind === 4) {
 			const f = n.p && n.p.key ? n.p.key : n.d;
@@ -94,11 +115,12 @@
 			let e = insns.get(n.key);
 			if (!e) {
 				e = { key: n.key, text: n.n, a: n.a, d: n.d, sl: n.sl,
-				      func: n.p ? n.p.n : '', fkey: f, t: 0,
+				      func: n.p ? n.p.n : '', fkey: f, t: 0, ts: 0,
 				      kernel: n.kernel, jit: n.jit };
 				insns.set(n.key, e);
 			}
 			e.t += n.t;
+			e.ts += n.ts;
 			funcs.set(f, (funcs.get(f) || 0) + n.t);
 		}
 		for (const c of n.c)
@@ -114,65 +136,163 @@
 		return ft ? e.t / ft : 0;
 	}
 
-	/* The bottom-up view: functions merged across callers, then their
-	 * instructions in address order. */
-	let merged = null;
+	/* ---- Views other than the call tree: trees of merged nodes ---- */
 
+	/* A node of a derived view, standing for the nodes merged into it. */
+	function derived(n, parent) {
+		return { n: n.n, kind: n.kind, kernel: n.kernel, jit: n.jit,
+			 d: n.d, self: 0, ss: 0, a: n.a, sl: n.sl, p: parent,
+			 depth: parent ? parent.depth + 1 : 0, c: [], t: 0, ts: 0,
+			 key: n.key, byKey: null, of: n };
+	}
+
+	/* The child of a derived node that n merges into. */
+	function child(parent, n) {
+		const k = n.key || n.kind + '\u0000' + n.n;
+		let c;
+
+		if (!parent.byKey)
+			parent.byKey = new Map();
+		c = parent.byKey.get(k);
+		if (!c) {
+			c = derived(n, parent);
+			parent.byKey.set(k, c);
+			parent.c.push(c);
+		}
+		return c;
+	}
+
+	/* Heaviest first; a function's instructions in address order. */
+	function finish(n) {
+		if (n.c.length && n.c.every((c) => c.kind === 4))
+			n.c.sort((x, y) => parseInt(x.a, 16) - parseInt(y.a, 16));
+		else
+			n.c.sort((x, y) => y.t - x.t);
+		n.byKey = null;
+		for (const c of n.c)
+			finish(c);
+		return n;
+	}
+
+	function add(n, t, ts) {
+		n.t += t;
+		n.ts += ts;
+	}
+
+	/* Functions merged across callers, then their instructions. */
 	function buildMerged() {
-		const m = { n: 'all', kind: 0, kernel: false, jit: false, d: '',
-			    self: 0, a: '', sl: '', p: null, depth: 0, c: [],
-			    t: root.t, key: '' };
-		const byFunc = new Map();
+		const m = derived(root, null);
 
+		m.t = root.t;
+		m.ts = root.ts;
 		(function walk(n) {
-			const own = n.kind === 2 || n.kind === 3;
-			let leaf = n.self;
+			let t = n.self, ts = n.ss;
 
 			for (const c of n.c) {
-				if (c.kind === 4 && own)
-					leaf += c.t;
-				else
+				if (c.kind === 4 && isFunc(n)) {
+					t += c.t;
+					ts += c.ts;
+				} else {
 					walk(c);
+				}
 			}
-			if (!own || !leaf)
+			if (!isFunc(n) || !t)
 				return;
-			let f = byFunc.get(n.key);
-			if (!f) {
-				f = { n: n.n, kind: n.kind, kernel: n.kernel,
-				      jit: n.jit, d: n.d, self: 0, a: '', sl: '',
-				      p: m, depth: 1, c: [], t: 0, key: n.key,
-				      ins: new Map() };
-				byFunc.set(n.key, f);
-				m.c.push(f);
-			}
-			f.t += leaf;
+			const f = child(m, n);
+
+			add(f, t, ts);
 			f.self += n.self;
+			f.ss += n.ss;
 			for (const c of n.c) {
 				if (c.kind !== 4)
 					continue;
-				let i = f.ins.get(c.key);
-				if (!i) {
-					i = { n: c.n, kind: 4, kernel: c.kernel,
-					      jit: c.jit, d: c.d, self: 0, a: c.a,
-					      sl: c.sl, p: f, depth: 2, c: [],
-					      t: 0, key: c.key };
-					f.ins.set(c.key, i);
-					f.c.push(i);
-				}
-				i.t += c.t;
+				const i = child(f, c);
+
+				add(i, c.t, c.ts);
 				i.self += c.t;
+				i.ss += c.ts;
 			}
 		})(root);
-		m.c.sort((x, y) => y.t - x.t);
-		for (const f of m.c)
-			f.c.sort((x, y) => parseInt(x.a, 16) - parseInt(y.a, 16));
-		return m;
+		return finish(m);
 	}
 
+	/*
+	 * Bottom-up: where each sample ended (its function, then its
+	 * instruction if any), then the callers that led there, outwards.
+	 */
+	function buildInverted() {
+		const m = derived(root, null);
+
+		(function walk(n) {
+			if (n.self && n !== root) {
+				let at = m, a = n.p;
+
+				add(m, n.self, n.ss);
+				if (n.kind === 4 && n.p && n.p !== root) {
+					at = child(at, n.p);
+					add(at, n.self, n.ss);
+					a = n.p.p;
+				}
+				at = child(at, n);
+				add(at, n.self, n.ss);
+				for (; a && a !== root; a = a.p) {
+					at = child(at, a);
+					add(at, n.self, n.ss);
+				}
+				at.self += n.self;
+				at.ss += n.ss;
+			}
+			for (const c of n.c)
+				walk(c);
+		})(root);
+		return finish(m);
+	}
+
+	/*
+	 * One function's calls, merged: "down" holds what they called and
+	 * their instructions, "up" their callers outwards. Calls inside
+	 * another call of the function (recursion) count once, with the
+	 * outermost.
+	 */
+	function buildSandwich(fn) {
+		const up = derived(fn, null), down = derived(fn, null);
+		let nr = 0;
+
+		(function walk(n, inside) {
+			const is = isFunc(n) && n.key === fn.key;
+
+			if (is && !inside) {
+				let at = up;
+
+				nr++;
+				(function merge(src, dst) {
+					add(dst, src.t, src.ts);
+					dst.self += src.self;
+					dst.ss += src.ss;
+					for (const c of src.c)
+						merge(c, child(dst, c));
+				})(n, down);
+				add(up, n.t, n.ts);
+				for (let a = n.p; a && a !== root; a = a.p) {
+					at = child(at, a);
+					add(at, n.t, n.ts);
+				}
+				at.self += n.t;
+				at.ss += n.ts;
+			}
+			for (const c of n.c)
+				walk(c, inside || is);
+		})(root, false);
+		return { fn: fn, up: finish(up), down: finish(down), calls: nr };
+	}
+
+	/* ---- State ---- */
+
 	let view = 'flame', top = root, focus = root, cursor = root;
-	let re = null, selected = null, rects = [], maxDepth = 0;
-	let marked = null;	/* nodes on a path to the selected insn */
-	let drawn = false;
+	let lo = 0, hi = 1;	/* the part of focus's width in sight */
+	let sandwich = null, merged = null, inverted = null;
+	let re = null, selected = null;
+	let frames = [], rows = 1, canvasH = H;
 	const timings = { open: 0, draw: 0, search: 0, zoom: 0 };
 
 	function hash(s) {
@@ -183,15 +303,17 @@
 		return h;
 	}
 
+	/* A search match, or a leaf of the selected hot instruction. */
 	function hit(n) {
-		return (re && re.test(n.n)) || (marked && marked.has(n));
+		return (re && re.test(n.n)) ||
+		       (selected !== null && n.kind === 4 && n.key === selected);
 	}
 
 	function color(n) {
 		const v = hash(n.n) % 40;
 
 		if (hit(n))
-			return 'rgb(230,0,230)';
+			return HIGHLIGHT;
 		if (n.kind === 0 || n.kind === 1)
 			return 'rgb(205,205,205)';
 		if (n.kind === 4)
@@ -207,57 +329,241 @@
 		return 'rgb(240,' + (70 + v * 2) + ',50)';
 	}
 
-	/* The deepest frame wide enough to be drawn: no empty rows. */
-	function visibleDepth(n, w) {
-		const s = n.t ? w / n.t : 0;
-		let d = n.depth;
+	/* ---- Names that don't fit ---- */
 
-		for (const c of n.c) {
-			if (c.t * s >= 0.5)
-				d = Math.max(d, visibleDepth(c, c.t * s));
+	/*
+	 * The function's own name in a demangled name: the identifier before
+	 * its last parenthesised group (the parameters), past any template
+	 * arguments of its own. [start, end) or null.
+	 */
+	function ownName(s) {
+		let i = s.lastIndexOf(')'), d = 0;
+
+		for (; i >= 0; i--) {
+			if (s[i] === ')')
+				d++;
+			else if (s[i] === '(' && --d === 0)
+				break;
 		}
-		return d;
+		let j = i - 1;
+
+		if (j > 0 && s[j] === '>') {
+			for (d = 0; j >= 0; j--) {
+				if (s[j] === '>')
+					d++;
+				else if (s[j] === '<' && --d === 0)
+					break;
+			}
+			j--;
+		}
+		let k = j;
+
+		while (k >= 0 && /[\w~$.]/.test(s[k]))
+			k--;
+		return i > 0 && k < j ? [k + 1, j + 1] : null;
 	}
 
-	function draw() {
+	/* The longest n in [0, max] with ok(n), ok being monotonic. */
+	function longest(max, ok) {
+		let a = 0, b = max;
+
+		while (a < b) {
+			const m = (a + b + 1) >> 1;
+
+			if (ok(m))
+				a = m;
+			else
+				b = m - 1;
+		}
+		return a;
+	}
+
+	/*
+	 * s shortened to fit px by width(): cut in the middle, keeping the
+	 * function's own name and the end (its parameters, const, clone
+	 * suffixes), then the own name and what follows it, then the start.
+	 */
+	function shorten(s, px, width) {
+		if (width(s) <= px)
+			return s;
+		const own = ownName(s);
+
+		if (own) {
+			const tail = s.slice(own[0]);
+
+			if (width(ELLIPSIS + tail) <= px) {
+				const k = longest(own[0], (n) =>
+					width(s.slice(0, n) + ELLIPSIS + tail) <= px);
+
+				return s.slice(0, k) + ELLIPSIS + tail;
+			}
+			const name = s.slice(own[0], own[1]);
+
+			if (width(name + ELLIPSIS) <= px) {
+				const k = longest(s.length - own[1], (n) =>
+					width(name + ELLIPSIS + s.slice(s.length - n)) <= px);
+
+				return name + ELLIPSIS + s.slice(s.length - k);
+			}
+			s = name;
+		}
+		if (width(ELLIPSIS) > px)
+			return '';
+		return s.slice(0, longest(s.length, (n) =>
+			width(s.slice(0, n) + ELLIPSIS) <= px)) + ELLIPSIS;
+	}
+
+	/* Text widths in a canvas font, remembered: labels repeat. */
+	function measurer(ctx, font) {
+		const known = new Map();
+
+		return function (s) {
+			let w = known.get(s);
+
+			if (w === undefined) {
+				if (known.size > 50000)
+					known.clear();
+				if (ctx.font !== font)
+					ctx.font = font;
+				w = ctx.measureText(s).width;
+				known.set(s, w);
+			}
+			return w;
+		};
+	}
+	const labelWidth = measurer(cx, FONT);
+	const tableWidth = measurer(document.createElement('canvas').getContext('2d'),
+				    TABLE_FONT);
+
+	/* ---- Layout: where each frame goes, all of them ---- */
+
+	/*
+	 * Frames at least half a pixel wide, their y in the whole graph's
+	 * rows (only those in sight get painted). A tree grows from row
+	 * base, upwards (dir -1) or downwards (dir 1), its root spanning
+	 * [x, x + w); frames outside [0, W) are left out.
+	 */
+	function place(n, x, w, base, dir, W, out, skipRoot) {
+		(function walk(n, x, w, d) {
+			const s = n.t ? w / n.t : 0;
+
+			if (!skipRoot || d)
+				out.push({ n: n, x: x, w: w, d: base + dir * d });
+			for (const c of n.c) {
+				const cw = c.t * s;
+
+				if (cw >= 0.5 && x + cw > 0 && x < W)
+					walk(c, x, cw, d + 1);
+				x += cw;
+			}
+		})(n, x, w, 0);
+	}
+
+	function layout(W) {
+		const out = [];
+
+		if (view === 'sandwich') {
+			const up = [];
+
+			place(sandwich.up, 0, W, 0, -1, W, up, true);
+			const u = up.reduce((m, f) => Math.min(m, f.d), 0);
+
+			place(sandwich.down, 0, W, -u, 1, W, out, false);
+			for (const f of up) {
+				f.d -= u;
+				out.push(f);
+			}
+		} else {
+			const span = W / (hi - lo);
+			const anc = [];
+
+			for (let a = focus.p; a; a = a.p)
+				anc.unshift(a);
+			anc.forEach((a, i) => out.push({ n: a, x: 0, w: W, d: i }));
+			place(focus, -lo * span, span, anc.length, 1, W, out, false);
+		}
+		rows = out.reduce((m, f) => Math.max(m, f.d), 0) + 1;
+		return out;
+	}
+
+	/* The panel fills the window below the bars; the page never scrolls. */
+	function fitPanel() {
+		const r = graph.getBoundingClientRect();
+		const h = Math.max(5 * H, Math.floor(window.innerHeight - r.top - 10));
+
+		graph.style.height = h + 'px';
+		$('side').style.height = h + 'px';
+	}
+
+	/* How far the view is from the graph's root, kept across redraws. */
+	function fromRoot() {
+		if (view === 'flame')
+			return graph.scrollHeight - graph.clientHeight - graph.scrollTop;
+		return graph.scrollTop;
+	}
+
+	function toRoot(d) {
+		const max = Math.max(0, graph.scrollHeight - graph.clientHeight);
+
+		d = Math.min(Math.max(d, 0), max);
+		graph.scrollTop = view === 'flame' ? max - d : d;
+	}
+
+	/* Lay out, size the canvas and the scroll space, then paint. */
+	function draw(keep) {
 		const t = performance.now();
-		const w = cv.clientWidth;
-		const dpr = window.devicePixelRatio || 1;
-		const graph = $('graph');
-		const atBottom = graph.scrollTop + graph.clientHeight >= graph.scrollHeight - 2;
-
-		maxDepth = visibleDepth(focus, w);
-		const rows = maxDepth + 1;
-
-		cv.width = w * dpr;
-		cv.height = rows * H * dpr;
-		cv.style.height = (rows * H) + 'px';
-		cx.setTransform(dpr, 0, 0, dpr, 0, 0);
-		cx.font = '11px sans-serif';
-		cx.textBaseline = 'middle';
-		rects = [];
-		for (let a = focus.p; a; a = a.p)
-			box(a, 0, w, a.depth);
-		walk(focus, 0, w);
+		const d = keep === undefined ? fromRoot() : keep;
 		crumbs();
-		/* A flame graph grows upwards: keep its root in sight. */
-		if (view === 'flame' && (atBottom || !drawn))
-			graph.scrollTop = graph.scrollHeight;
-		drawn = true;
+		fitPanel();
+		const W = graph.clientWidth;
+
+		frames = layout(W);
+		/*
+		 * The canvas fills the panel; a flame graph sits on its
+		 * bottom, the root staying put as frames come and go above.
+		 */
+		canvasH = graph.clientHeight;
+		const height = Math.max(rows * H, canvasH);
+
+		for (const f of frames)
+			f.y = view === 'flame' ? height - (f.d + 1) * H : f.d * H;
+		space.style.height = (height - canvasH) + 'px';
+		cv.style.height = canvasH + 'px';
+		toRoot(d);
+		paint();
+		saveState();
 		timings.draw = performance.now() - t;
 	}
 
-	function yOf(depth) {
-		return view === 'flame' ? (maxDepth - depth) * H : depth * H;
+	/* The rows in sight: the canvas is a window on the graph. */
+	function paint() {
+		const W = graph.clientWidth;
+		const dpr = window.devicePixelRatio || 1;
+		const off = graph.scrollTop;
+
+		if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(canvasH * dpr)) {
+			cv.width = Math.round(W * dpr);
+			cv.height = Math.round(canvasH * dpr);
+		}
+		cv.style.width = W + 'px';
+		cx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		cx.clearRect(0, 0, W, canvasH);
+		cx.font = FONT;
+		cx.textBaseline = 'middle';
+		for (const f of frames) {
+			const y = f.y - off;
+
+			if (y + H > 0 && y < canvasH)
+				box(f, y);
+		}
 	}
 
-	function box(n, x, w, depth) {
-		const y = yOf(depth);
-		let label = n.n;
+	function box(f, y) {
+		const n = f.n;
+		const x = Math.max(f.x, 0), w = Math.min(f.x + f.w, graph.clientWidth) - x;
 
 		cx.fillStyle = color(n);
 		cx.fillRect(x, y, Math.max(w - 1, 0.5), H - 1);
-		rects.push({ n: n, x: x, y: y, w: w });
 		if (n === cursor) {
 			cx.strokeStyle = '#000';
 			cx.lineWidth = 2;
@@ -265,59 +571,63 @@
 		}
 		if (w < 20)
 			return;
-		const m = Math.floor((w - 6) / 6);
-		if (label.length > m)
-			label = label.slice(0, Math.max(m - 2, 0)) + '..';
+		const label = n.kind === 4 ? shortenInsn(n.n, w - 6, labelWidth) :
+			      shorten(n.n, w - 6, labelWidth);
+
+		if (!label)
+			return;
 		cx.fillStyle = '#000';
 		cx.fillText(label, x + 3, y + H / 2);
 	}
 
-	function walk(n, x, w) {
-		const s = n.t ? w / n.t : 0;
-
-		box(n, x, w, n.depth);
-		for (const c of n.c) {
-			const cw = c.t * s;
-
-			if (cw >= 0.5)
-				walk(c, x, cw);
-			x += cw;
-		}
-	}
-
+	/* The zoomed frame's path, each crumb shortened, whole in its title. */
 	function crumbs() {
 		const el = $('crumbs');
 		const path = [];
+		const px = Math.max(120, el.clientWidth / 4);
 
-		for (let a = focus; a; a = a.p)
-			path.unshift(a);
+		if (view === 'sandwich')
+			path.push(sandwich.fn);
+		else
+			for (let a = focus; a; a = a.p)
+				path.unshift(a);
 		el.textContent = '';
+		if (view === 'sandwich')
+			el.appendChild(document.createTextNode('sandwich of '));
 		path.forEach(function (a, i) {
 			const link = document.createElement('a');
 
 			if (i)
 				el.appendChild(document.createTextNode(' > '));
 			link.href = '#';
-			link.textContent = a.n;
+			link.textContent = shorten(a.n, px, tableWidth);
+			link.title = a.n;
 			link.addEventListener('click', function (ev) {
 				ev.preventDefault();
+				if (view === 'sandwich')
+					setView('flame');
 				zoomTo(a);
 			});
 			el.appendChild(link);
 		});
 	}
 
-	function at(ev) {
-		const r = cv.getBoundingClientRect();
-		const x = ev.clientX - r.left, y = ev.clientY - r.top;
+	/* The frame under a point of the canvas, in its CSS pixels. */
+	function frameAt(x, y) {
+		y += graph.scrollTop;
+		for (let i = frames.length - 1; i >= 0; i--) {
+			const f = frames[i];
 
-		for (let i = rects.length - 1; i >= 0; i--) {
-			const b = rects[i];
-
-			if (x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + H)
-				return b.n;
+			if (x >= f.x && x < f.x + f.w && y >= f.y && y < f.y + H)
+				return f.n;
 		}
 		return null;
+	}
+
+	function at(ev) {
+		const r = cv.getBoundingClientRect();
+
+		return frameAt(ev.clientX - r.left, ev.clientY - r.top);
 	}
 
 	function pct(a, b) {
@@ -327,73 +637,167 @@
 	function zoomTo(n) {
 		const t = performance.now();
 
+		if (view === 'sandwich') {
+			if (isFunc(n) && n.of !== sandwich.fn)
+				sandwichOf(n.of);
+			timings.zoom = performance.now() - t;
+			return timings.zoom;
+		}
 		focus = n;
 		cursor = n;
-		draw();
+		lo = 0;
+		hi = 1;
+		draw(0);
 		timings.zoom = performance.now() - t;
 		return timings.zoom;
+	}
+
+	/* ---- The hover card ---- */
+
+	function amount(t, ts) {
+		return bySamples ? t + ' samples' :
+			t + ' ' + unit + ', ' + ts + ' samples';
 	}
 
 	function details(n) {
 		const kind = KIND[n.kind] + (n.kernel ? ', kernel' : '') +
 			     (n.jit ? ', JIT' : '');
-		let s = n.n + '\nkind: ' + kind;
+		const all = view === 'sandwich' ? sandwich.down.t : top.t;
+		let s = n.n.length > 300 ? shorten(n.n, 600, tableWidth) : n.n;
 
+		s += '\ntotal: ' + amount(n.t, n.ts) + ' (' + pct(n.t, all) +
+		     ' of all, ' + pct(n.t, n.p ? n.p.t : n.t) + ' of its parent)';
+		s += '\nself: ' + amount(n.self, n.ss) + ' (' + pct(n.self, all) + ')';
+		if (n.kind === 4)
+			s += '\nshare of its function: ' +
+			     (100 * insnShare(n.key)).toFixed(2) + '% (as perf annotate)';
+		s += '\nkind: ' + kind;
 		if (n.d)
 			s += '\ndso: ' + n.d;
 		if (n.a)
 			s += '\naddress: ' + n.a;
 		if (n.sl)
 			s += '\nsource: ' + n.sl;
-		s += '\n' + (bySamples ? 'samples' : 'period') + ': ' + n.t +
-		     (bySamples ? '' : ' ' + unit) + ' (' + pct(n.t, top.t) +
-		     ' of all, ' + pct(n.t, n.p ? n.p.t : n.t) + ' of parent)';
-		if (!bySamples && n.ts !== undefined)
-			s += '\nsamples: ' + n.ts;
-		if (n.kind === 4)
-			s += '\nshare of its function: ' +
-			     (100 * insnShare(n.key)).toFixed(2) +
-			     '% (as perf annotate)';
+		if (n.n.length > 300)
+			s += '\nname: ' + n.n;
 		return s;
 	}
 
+	/* The card beside the point, turned to stay inside the window. */
+	function showTip(n, x, y) {
+		tip.textContent = details(n);
+		tip.classList.toggle('long', n.n.length > 1000);
+		tip.style.display = 'block';
+		const w = tip.offsetWidth, h = tip.offsetHeight;
+		const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+		let left = x + 12, tp = y + 12;
+
+		if (left + w > vw - 4)
+			left = x - 12 - w;
+		if (tp + h > vh - 4)
+			tp = y - 12 - h;
+		tip.style.left = Math.max(4, Math.min(left, vw - w - 4)) + 'px';
+		tip.style.top = Math.max(4, Math.min(tp, vh - h - 4)) + 'px';
+	}
+
+	/* ---- Mouse: click zooms, drag pans, Ctrl+wheel zooms ---- */
+
+	let drag = null;
+
+	cv.addEventListener('mousedown', function (ev) {
+		drag = { x: ev.clientX, y: ev.clientY, moved: false };
+	});
+	window.addEventListener('mouseup', function () {
+		setTimeout(() => (drag = null));
+	});
+	/* On the window: a drag goes on when the pointer leaves the canvas. */
+	window.addEventListener('mousemove', function (ev) {
+		if (!drag || !(ev.buttons & 1))
+			return;
+		const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+
+		if (!drag.moved && Math.abs(dx) + Math.abs(dy) <= 3)
+			return;
+		drag.moved = true;
+		drag.x = ev.clientX;
+		drag.y = ev.clientY;
+		tip.style.display = 'none';
+		pan(-dx / graph.clientWidth * (hi - lo));
+		graph.scrollTop -= dy;
+	});
 	cv.addEventListener('click', function (ev) {
+		if (drag && drag.moved)
+			return;
 		const n = at(ev);
 
 		if (n)
 			zoomTo(n);
 	});
 	cv.addEventListener('mousemove', function (ev) {
+		if (drag && drag.moved)
+			return;
 		const n = at(ev);
 
 		if (!n) {
 			tip.style.display = 'none';
 			return;
 		}
-		tip.textContent = details(n);
-		tip.style.display = 'block';
-		tip.style.left = Math.min(ev.clientX + 12,
-					  window.innerWidth - tip.offsetWidth - 4) + 'px';
-		tip.style.top = (ev.clientY + 12) + 'px';
+		showTip(n, ev.clientX, ev.clientY);
 	});
 	cv.addEventListener('mouseleave', function () {
 		tip.style.display = 'none';
 	});
 
-	/* Samples under frames that match, each sample counted once. */
-	function matched(n) {
+	function pan(by) {
+		const w = hi - lo;
+
+		if (view === 'sandwich' || w >= 1)
+			return;
+		lo = Math.min(Math.max(lo + by, 0), 1 - w);
+		hi = lo + w;
+		draw();
+	}
+
+	cv.addEventListener('wheel', function (ev) {
+		if (!ev.ctrlKey && !ev.metaKey) {
+			if (ev.deltaX && hi - lo < 1) {
+				ev.preventDefault();
+				pan(ev.deltaX / graph.clientWidth * (hi - lo));
+			}
+			return;
+		}
+		ev.preventDefault();
+		if (view === 'sandwich')
+			return;
+		const r = cv.getBoundingClientRect();
+		const f = Math.min(Math.max((ev.clientX - r.left) / r.width, 0), 1);
+		const mid = lo + f * (hi - lo);
+		const w = Math.min(Math.max((hi - lo) * Math.exp(ev.deltaY * 0.002), 1e-6), 1);
+
+		lo = Math.min(Math.max(mid - f * w, 0), 1 - w);
+		hi = lo + w;
+		draw();
+	}, { passive: false });
+
+	graph.addEventListener('scroll', paint);
+
+	/* ---- Search ---- */
+
+	/* The weight under frames that match, each sample counted once. */
+	function matched(n, test) {
 		let s = 0;
 
-		if (re.test(n.n))
+		if (test(n))
 			return n.t;
 		for (const c of n.c)
-			s += matched(c);
+			s += matched(c, test);
 		return s;
 	}
 
-	function search() {
-		const t = performance.now();
+	/* The search box's expression and its share, not drawn yet. */
+	function matchSearch() {
 		const text = q.value, m = /^\/(.*)\/$/.exec(text);
+		const all = view === 'sandwich' ? sandwich.down : top;
 
 		re = null;
 		if (text) {
@@ -405,57 +809,114 @@
 			}
 		}
 		if (re) {
-			const s = matched(top);
+			const s = matched(all, (n) => re.test(n.n));
 
-			$('match').textContent = 'matched: ' + pct(s, top.t) +
-				' (' + s + ' of ' + top.t + ' ' + unit + ')';
+			$('match').textContent = 'matched: ' + pct(s, all.t) +
+				' (' + s + ' of ' + all.t + ' ' + unit + ')';
 		} else {
 			$('match').textContent = text ? 'invalid regular expression' : '';
 		}
+	}
+
+	function search() {
+		const t = performance.now();
+
+		matchSearch();
 		draw();
 		timings.search = performance.now() - t;
 		return timings.search;
 	}
 	q.addEventListener('input', search);
 
-	function setView(v) {
+	/* ---- Views ---- */
+
+	const VIEWS = ['flame', 'icicle', 'merged', 'inverted', 'sandwich'];
+
+	/* The view's state without drawing it: applyView(), then redraw(). */
+	function applyView(v, fn) {
 		view = v;
-		if (v === 'merged') {
-			if (!merged)
-				merged = buildMerged();
-			top = merged;
+		sandwich = null;
+		if (v === 'sandwich') {
+			sandwich = buildSandwich(fn);
+			top = sandwich.down;
+		} else if (v === 'merged') {
+			top = merged || (merged = buildMerged());
+		} else if (v === 'inverted') {
+			top = inverted || (inverted = buildInverted());
 		} else {
 			top = root;
 		}
 		focus = top;
 		cursor = top;
-		drawn = false;
-		for (const b of ['flame', 'icicle', 'merged'])
+		lo = 0;
+		hi = 1;
+		for (const b of VIEWS)
 			$('view-' + b).classList.toggle('on', b === v);
-		mark();
-		if (re)
-			search();
-		else
-			draw();
+		selectShare();
 	}
-	$('view-flame').addEventListener('click', () => setView('flame'));
-	$('view-icicle').addEventListener('click', () => setView('icicle'));
-	$('view-merged').addEventListener('click', () => setView('merged'));
+
+	function redraw() {
+		matchSearch();
+		draw(0);
+	}
+
+	function sandwichOf(fn) {
+		applyView('sandwich', fn);
+		redraw();
+	}
+
+	/* The function to sandwich: the frame under the cursor, or the heaviest. */
+	function sandwichTarget() {
+		let n = cursor.of || cursor;
+
+		if (n.kind === 4)
+			n = n.p;
+		if (n && isFunc(n))
+			return n;
+		let best = null;
+
+		(function walk(m) {
+			if (isFunc(m) && (!best || m.t > best.t))
+				best = m;
+			for (const c of m.c)
+				walk(c);
+		})(root);
+		return best;
+	}
+
+	function setView(v) {
+		if (v === 'sandwich') {
+			const fn = sandwichTarget();
+
+			if (fn)
+				sandwichOf(fn);
+			return;
+		}
+		applyView(v);
+		redraw();
+	}
+	for (const v of VIEWS)
+		$('view-' + v).addEventListener('click', () => setView(v));
 
 	$('reset').addEventListener('click', function () {
 		q.value = '';
 		selectRow(null);
+		if (view === 'sandwich')
+			setView('flame');
 		focus = top;
 		cursor = top;
+		lo = 0;
+		hi = 1;
 		search();
 	});
 
-	/* Keyboard: arrows walk the frames, Enter zooms, Escape resets. */
+	/* ---- Keyboard: arrows walk the frames, Enter zooms, Escape resets ---- */
 
 	function move(ev) {
 		let n = null;
 
-		if (ev.target === q)
+		if (ev.target === q || ev.target === $('hot-filter') ||
+		    ev.ctrlKey || ev.metaKey || ev.altKey)
 			return;
 		const up = view === 'flame' ? 'ArrowDown' : 'ArrowUp';
 		const down = view === 'flame' ? 'ArrowUp' : 'ArrowDown';
@@ -480,9 +941,18 @@
 			ev.preventDefault();
 			return;
 		case 'Escape':
+			if (view === 'sandwich') {
+				setView('flame');
+				return;
+			}
 			focus = top;
 			cursor = top;
-			draw();
+			lo = 0;
+			hi = 1;
+			draw(0);
+			return;
+		case 's':
+			setView('sandwich');
 			return;
 		case '/':
 			q.focus();
@@ -499,72 +969,173 @@
 		let a = n;
 		while (a && a !== focus)
 			a = a.p;
-		if (!a)
+		if (!a && view !== 'sandwich')
 			focus = n.p || n;
 		draw();
-		tip.textContent = details(n);
-		tip.style.display = 'block';
-		const r = rects.find((b) => b.n === n), cr = cv.getBoundingClientRect();
-		if (r) {
-			tip.style.left = (cr.left + r.x + 4) + 'px';
-			tip.style.top = (cr.top + r.y + H + 4) + 'px';
-		}
+		const f = frames.find((b) => b.n === n), cr = cv.getBoundingClientRect();
+
+		if (f)
+			showTip(n, cr.left + Math.max(f.x, 0) + 4,
+				cr.top + f.y - graph.scrollTop + H);
 	}
 	document.addEventListener('keydown', move);
 
-	/* The hot instructions table. */
-	function mark() {
-		marked = null;
-		if (!selected)
-			return;
-		marked = new Set();
-		(function walkMark(n) {
-			let on = n.kind === 4 && n.key === selected;
+	/* ---- The hot instructions table ---- */
 
-			for (const c of n.c) {
-				if (walkMark(c))
-					on = true;
-			}
-			if (on)
-				marked.add(n);
-			return on;
-		})(top);
+	let hotSort = 'weight', hotFilter = '';
+
+	/* The selected instruction's weight in the view, as search shows it. */
+	function selectShare() {
+		const el = $('selected');
+		const all = view === 'sandwich' ? sandwich.down : top;
+
+		if (selected === null) {
+			el.textContent = '';
+			return;
+		}
+		const s = matched(all, (n) => n.kind === 4 && n.key === selected);
+
+		el.textContent = 'instruction: ' + pct(s, all.t) + ' (' + s +
+				 ' of ' + all.t + ' ' + unit + ')';
 	}
 
-	function selectRow(tr) {
+	/* Its leaves highlighted; the view zoomed to its heaviest stack. */
+	function selectRow(key) {
 		const body = $('hot').tBodies[0];
+		let best = null;
 
+		selected = key;
 		for (const r of body.rows)
-			r.classList.toggle('sel', r === tr);
-		selected = tr ? tr.dataset.key : null;
-		mark();
+			r.classList.toggle('sel', r.dataset.key === key);
+		selectShare();
+		if (key !== null && view !== 'sandwich') {
+			(function walk(n) {
+				if (n.kind === 4 && n.key === key && (!best || n.t > best.t))
+					best = n;
+				for (const c of n.c)
+					walk(c);
+			})(top);
+		}
+		if (best) {
+			zoomTo(best.p || best);
+			cursor = best;
+		}
 		draw();
+	}
+
+	/*
+	 * Column widths for the rows shown: the instruction whole if it can
+	 * be, names cut in the middle, the table as wide as the panel.
+	 */
+	function hotColumns(rows) {
+		const W = $('side').clientWidth - 2;
+		const widest = (f) => rows.reduce((m, e) => Math.max(m, tableWidth(f(e))), 0) + 10;
+		const num = [widest((e) => String(e.t)), tableWidth('100.00%') + 10];
+		const fixed = num[0] + num[1];
+		const insn = Math.min(rows.reduce((m, e) => Math.max(m, insnWidth(e.text)), 0) + 10,
+				      Math.max(W - fixed - 90, 80));
+		const rest = Math.max(W - fixed - insn, 0);
+		const dso = Math.min(widest((e) => e.d), rest * 0.3);
+
+		return [num[0], num[1], insn, rest - dso, dso];
+	}
+
+	/*
+	 * An instruction cut to px: the symbol of a branch target or a
+	 * memory operand (objdump's <name+off>) first, then the middle; its
+	 * mnemonic and its address stay.
+	 */
+	function shortenInsn(s, px, width) {
+		const i = s.indexOf('<'), j = s.lastIndexOf('>');
+
+		if (width(s) <= px)
+			return s;
+		if (i > 0 && j > i) {
+			const rest = s.slice(0, i + 1) + s.slice(j);
+			const sym = shorten(s.slice(i + 1, j), px - width(rest), width);
+
+			if (sym)
+				return s.slice(0, i + 1) + sym + s.slice(j);
+		}
+		const half = (n) => s.slice(0, n) + ELLIPSIS + s.slice(s.length - n);
+		const k = longest(s.length >> 1, (n) => width(half(n)) <= px);
+
+		return k ? half(k) : shorten(s, px, width);
+	}
+
+	/* What an instruction needs: a branch target's symbol up to 16 characters. */
+	function insnWidth(s) {
+		const i = s.indexOf('<'), j = s.lastIndexOf('>');
+
+		if (i > 0 && j - i > 17)
+			return tableWidth(s.slice(0, i + 1) + s.slice(i + 1, i + 17) + s.slice(j));
+		return tableWidth(s);
 	}
 
 	function fillHot() {
 		const body = $('hot').tBodies[0];
+		const f = hotFilter.toLowerCase();
+		const list = Array.from(insns.values()).filter((e) => !f ||
+			[e.func, e.text, e.sl, e.d].some((s) => s.toLowerCase().includes(f)));
+		const by = hotSort === 'func' ? (e) => insnShare(e.key) : (e) => e.t;
 
-		$('hot-weight').textContent = unit;
-		const list = Array.from(insns.values()).sort((x, y) => y.t - x.t);
+		list.sort((x, y) => by(y) - by(x) || y.t - x.t);
+		body.textContent = '';
+		const head = list.slice(0, 200), cols = hotColumns(head);
 
-		if (!list.length) {
-			$('hot-empty').style.display = 'block';
-			return;
-		}
-		for (const e of list.slice(0, 100)) {
+		$('hot').querySelectorAll('col').forEach((c, i) => (c.style.width = cols[i] + 'px'));
+		for (const e of head) {
 			const tr = body.insertRow();
-			const cells = [String(e.t), pct(e.t, root.t),
-				       (100 * insnShare(e.key)).toFixed(2) + '%',
-				       e.func, e.text, e.sl, e.d];
+			const cells = [String(e.t), (100 * insnShare(e.key)).toFixed(2) + '%',
+				       e.text, e.func, e.d];
 
-			for (const c of cells)
-				tr.insertCell().textContent = c;
+			cells.forEach(function (c, i) {
+				const td = tr.insertCell();
+
+				if (i > 2)
+					td.textContent = shorten(c, cols[i] - 8, tableWidth);
+				else if (i === 2)
+					td.textContent = shortenInsn(c, cols[i] - 8, tableWidth);
+				else
+					td.textContent = c;
+				if (i >= 2)
+					td.title = c;
+			});
+			/* What the columns leave out. */
+			tr.title = pct(e.t, root.t) + ' of all' + (e.sl ? ', ' + e.sl : '');
 			tr.dataset.key = e.key;
+			tr.classList.toggle('sel', e.key === selected);
 			tr.addEventListener('click', function () {
-				selectRow(tr.classList.contains('sel') ? null : tr);
+				selectRow(tr.classList.contains('sel') ? null : tr.dataset.key);
 			});
 		}
+		$('hot-count').textContent = list.length > 200 ? '200 of ' + list.length :
+					     String(list.length);
 	}
+
+	function setupHot() {
+		if (!insns.size) {
+			/* No --asm: the graph takes the width. */
+			$('side').style.display = 'none';
+			return;
+		}
+		$('hot-weight').textContent = unit;
+		for (const th of $('hot').querySelectorAll('th[data-sort]')) {
+			th.addEventListener('click', function () {
+				hotSort = th.dataset.sort;
+				for (const o of $('hot').querySelectorAll('th[data-sort]'))
+					o.classList.toggle('sorted', o === th);
+				fillHot();
+			});
+		}
+		$('hot-filter').addEventListener('input', function () {
+			hotFilter = $('hot-filter').value;
+			fillHot();
+		});
+		fillHot();
+	}
+
+	/* ---- The header, the title and the URL fragment ---- */
 
 	function fillInfo() {
 		const el = $('hdr');
@@ -584,6 +1155,8 @@
 			s.textContent = f[0] + ': ' + f[1];
 			el.appendChild(s);
 		}
+		document.title = [info.input, info.event].filter((x) => x).join(', ') +
+				 ' - perf flamegraph';
 		if (graphs.length > 1) {
 			const sel = document.createElement('select');
 
@@ -601,46 +1174,150 @@
 			sel.addEventListener('change', function () {
 				location.hash = 'event=' + sel.value;
 			});
-			window.addEventListener('hashchange', function () {
-				if (fragmentEvent() !== shown)
-					location.reload();
-			});
 			$('bar').insertBefore(sel, $('bar').firstChild);
 		}
+		window.addEventListener('hashchange', function () {
+			if (fragmentEvent() !== shown)
+				location.reload();
+			else
+				loadState();
+		});
 		if (info.header)
 			$('header').querySelector('pre').textContent = info.header;
 		else
 			$('header').style.display = 'none';
 	}
 
-	window.addEventListener('resize', draw);
+	/* Child indices from r down to n, or null if n is not under r. */
+	function pathOf(n, r) {
+		const p = [];
+
+		for (; n && n !== r; n = n.p)
+			p.unshift(n.p ? n.p.c.indexOf(n) : -1);
+		return n === r ? p.join('.') : null;
+	}
+
+	function nodeAt(path, r) {
+		let n = r;
+
+		for (const i of (path || '').split('.').filter((x) => x !== '')) {
+			n = n && n.c[parseInt(i, 10)];
+			if (!n)
+				return null;
+		}
+		return n;
+	}
+
+	let saving = 0;
+
+	/*
+	 * Soon after the last change: Chromium refuses history updates that
+	 * come faster than a few a second (a drag, typing a search).
+	 */
+	function saveState() {
+		clearTimeout(saving);
+		saving = setTimeout(writeState, 150);
+	}
+
+	function writeState() {
+		const p = new URLSearchParams();
+
+		if (shown)
+			p.set('event', String(shown));
+		if (view !== 'flame')
+			p.set('view', view);
+		if (view === 'sandwich')
+			p.set('fn', pathOf(sandwich.fn, root));
+		else if (focus !== top)
+			p.set('zoom', pathOf(focus, top));
+		if (lo > 0 || hi < 1)
+			p.set('x', lo.toFixed(6) + ',' + hi.toFixed(6));
+		if (q.value)
+			p.set('q', q.value);
+		const h = p.toString();
+
+		if (h !== location.hash.slice(1))
+			history.replaceState(null, '', h ? '#' + h :
+					     location.pathname + location.search);
+	}
+
+	function loadState() {
+		const p = fragment();
+		const v = p.get('view');
+		const fn = nodeAt(p.get('fn'), root);
+
+		q.value = p.get('q') || '';
+		if (v === 'sandwich' && fn && isFunc(fn)) {
+			applyView(v, fn);
+		} else {
+			applyView(VIEWS.includes(v) && v !== 'sandwich' ? v : 'flame');
+			const z = nodeAt(p.get('zoom'), top);
+
+			if (z) {
+				focus = z;
+				cursor = z;
+			}
+			const x = (p.get('x') || '').split(',').map(Number);
+
+			if (x.length === 2 && x[0] >= 0 && x[1] <= 1 && x[0] < x[1]) {
+				lo = x[0];
+				hi = x[1];
+			}
+		}
+		matchSearch();
+		draw(0);
+	}
+
+	window.addEventListener('resize', function () {
+		const d = fromRoot();
+
+		fitPanel();
+		if (insns.size)
+			fillHot();
+		draw(d);
+	});
+	$('header').addEventListener('toggle', function () {
+		fitPanel();
+		draw();
+	});
 	fillInfo();
-	fillHot();
-	draw();
+	fitPanel();
+	setupHot();
+	loadState();
 	timings.open = performance.now() - t0;
+
+	/* The frame drawn for label, in canvas pixels at the current scroll. */
+	function rectOf(f) {
+		const x = Math.max(f.x, 0);
+
+		return { x: x, y: f.y - graph.scrollTop,
+			 w: Math.min(f.x + f.w, graph.clientWidth) - x, h: H };
+	}
 
 	window.perfFlamegraph = {
 		nodes: nrNodes,
 		timings: timings,
 		rect: function (label) {
-			const b = rects.find((r) => r.n.n === label);
+			const f = frames.find((r) => r.n.n === label);
 
-			return b ? { x: b.x, y: b.y, w: b.w, h: H } : null;
+			return f ? rectOf(f) : null;
 		},
-		labels: () => rects.map((r) => r.n.n),
+		labels: () => frames.map((r) => r.n.n),
 		event: () => info.event,
 		events: () => graphs.map((g) => g.info.event),
-		focus: () => focus.n,
-		highlighted: () => rects.filter((r) => hit(r.n)).length,
+		focus: () => (view === 'sandwich' ? sandwich.fn.n : focus.n),
+		highlighted: () => frames.filter((r) => hit(r.n)).length,
 		view: () => view,
+		rows: () => rows,
+		shorten: (s, px) => shorten(s, px, labelWidth),
 		search: function (text) {
 			q.value = text;
 			return search();
 		},
 		zoom: function (label) {
-			const b = rects.find((r) => r.n.n === label);
+			const f = frames.find((r) => r.n.n === label);
 
-			return b ? zoomTo(b.n) : -1;
+			return f ? zoomTo(f.n) : -1;
 		},
 	};
 }());

@@ -4,11 +4,14 @@
 #
 # Opens pages written by perf flamegraph --asm from file:// in headless
 # Chromium, driven by playwright-core (lib/flamegraph_browser.mjs): frames
-# render, a click zooms, search highlights, a hot instruction selects, no
-# request leaves the page, and the symbol names of a hostile workload stay
-# text. Screenshots of each check go to build/test-artifacts/ of the
-# repository. make check installs Chromium and playwright-core
-# (make browser-deps); without them the test is skipped.
+# render, a click zooms, search highlights, a hot instruction selects its
+# leaves, the views (sandwich, inverted) give the data's numbers, the URL
+# fragment reopens a view, no request leaves the page, the symbol names of
+# a hostile workload stay text, C++ names thousands of characters long and
+# stacks 127 frames deep stay inside the window. Screenshots of each check
+# go to build/test-artifacts/ of the repository. make check installs
+# Chromium and playwright-core (make browser-deps); without them the test
+# is skipped.
 
 set -e
 
@@ -109,7 +112,51 @@ test_events() {
 	$browser events "${workdir}/e.html" "${artifacts}"
 }
 
-for t in test_workload test_hostile_names test_events; do
+test_long_names() {
+	echo "C++ names of thousands of characters: inside the window"
+	local prog="${workdir}/cxx"
+
+	command -v c++ > /dev/null || { echo "no C++ compiler: skipped"; return 0; }
+	# shellcheck disable=SC2086
+	c++ ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_cxx.cc
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/l.data" \
+		"${prog}" 3 2> /dev/null
+	perf flamegraph -i "${workdir}/l.data" --asm -o "${workdir}/l.html" \
+		2> /dev/null
+	$browser long "${workdir}/l.html" "${artifacts}"
+}
+
+test_deep() {
+	echo "Stacks cut at 127 frames: the canvas stays in the window"
+	local prog="${workdir}/deep"
+
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_deep.c
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/d.data" \
+		"${prog}" 200 100000000 2> /dev/null
+	perf flamegraph -i "${workdir}/d.data" --asm -o "${workdir}/d.html" \
+		2> /dev/null
+	$browser deep "${workdir}/d.html" "${artifacts}"
+}
+
+test_systemwide() {
+	echo "A system-wide profile"
+	local prog="${workdir}/fgwork"
+
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+	if ! perf record -q -a -e cpu-clock -F 1000 -g -o "${workdir}/s.data" \
+		"${prog}" 200 2> /dev/null; then
+		echo "perf record -a not allowed here: skipped"
+		return 0
+	fi
+	perf flamegraph -i "${workdir}/s.data" --asm -o "${workdir}/s.html" \
+		2> /dev/null
+	$browser systemwide "${workdir}/s.html" "${artifacts}"
+}
+
+for t in test_workload test_hostile_names test_events test_long_names test_deep \
+	 test_systemwide; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )

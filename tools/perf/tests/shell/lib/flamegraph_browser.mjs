@@ -4,15 +4,23 @@
  * written by perf flamegraph from file:// in headless Chromium, through
  * playwright-core, and checks the viewer as a user would use it.
  *
- *   node flamegraph_browser.mjs workload|hostile|events PAGE.html ARTIFACTS_DIR
+ *   node flamegraph_browser.mjs MODE PAGE.html ARTIFACTS_DIR
+ *
+ * MODE: workload (tests/shell/lib/flamegraph/*.c with --asm), hostile
+ * (flamegraph_hostile.c), events (two events), long (flamegraph_cxx.cc:
+ * C++ names of thousands of characters), deep (flamegraph_deep.c: stacks
+ * cut at the kernel's 127 entries), systemwide (perf record -a).
  *
  * Environment: FLAMEGRAPH_NODE_MODULES, the node_modules holding
  * playwright-core; FLAMEGRAPH_CHROMIUM, the browser (/usr/bin/chromium).
  *
- * The viewer's side of the contract: canvas#fg, input#q, #match,
- * button#reset, #crumbs (a elements), #tip, button#view-{flame,icicle,
- * merged}, table#hot, and window.perfFlamegraph (rect, labels, focus,
- * highlighted, view, nodes, timings, search, zoom). The expected values
+ * The viewer's side of the contract: canvas#fg in the scrolling div#graph,
+ * input#q, #match, #selected, button#reset, #crumbs (a elements), #tip,
+ * button#view-{flame,icicle,merged,inverted,sandwich}, table#hot (columns
+ * weight, func, instruction, function, dso; full texts in the cells'
+ * titles) with th[data-sort] and input#hot-filter, and
+ * window.perfFlamegraph (rect, labels, focus, highlighted, view, rows,
+ * nodes, timings, search, zoom). The expected values
  * come from the page's own data (<script id="fg-data">), read here
  * without the viewer.
  *
@@ -29,8 +37,10 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const [mode, pagePath, artifacts] = process.argv.slice(2);
-if (!['workload', 'hostile', 'events'].includes(mode) || !pagePath || !artifacts) {
-	console.error('usage: flamegraph_browser.mjs workload|hostile|events PAGE.html ARTIFACTS_DIR');
+const MODES = ['workload', 'hostile', 'events', 'long', 'deep', 'systemwide'];
+
+if (!MODES.includes(mode) || !pagePath || !artifacts) {
+	console.error(`usage: flamegraph_browser.mjs ${MODES.join('|')} PAGE.html ARTIFACTS_DIR`);
 	process.exit(2);
 }
 const require = createRequire(path.resolve(process.env.FLAMEGRAPH_NODE_MODULES ||
@@ -81,7 +91,7 @@ function pageData() {
 	return d;
 }
 
-const KIND = ['root', 'comm', 'func', 'unknown', 'insn'];
+const KIND = ['root', 'comm', 'func', 'unknown', 'insn', 'truncated'];
 
 /* NODE arrays to objects with their totals. */
 function tree(d) {
@@ -95,16 +105,20 @@ function tree(d) {
 			dso: a[2] >= 0 ? d.strings[a[2]] : '',
 			self: a[3],
 			addr: a[4],
+			srcline: a[5] >= 0 ? d.strings[a[5]] : '',
+			samples: a[7],
 			parent: parent,
 			children: [],
 		};
 		count++;
 		n.total = n.self;
+		n.totalSamples = n.samples;
 		for (const c of a[6]) {
 			const k = build(c, n);
 
 			n.children.push(k);
 			n.total += k.total;
+			n.totalSamples += k.totalSamples;
 		}
 		return n;
 	}
@@ -302,10 +316,8 @@ async function canvasBox() {
 }
 
 /*
- * What the canvas holds, all of it: a screenshot would miss the rows that
- * the graph's panel has scrolled away (a stack 127 frames deep from one
- * broken callchain is enough to make the canvas taller than the panel).
- * 'frames render' checks the screen too.
+ * What the canvas holds: the rows of the graph in sight in its panel
+ * (reveal() brings a frame there). 'frames render' checks the screen too.
  */
 async function canvasPixels() {
 	const [url, w, h] = await pf(() => {
@@ -321,29 +333,34 @@ async function canvasPixels() {
 	return img;
 }
 
+/* Until the page has drawn what came before (scroll events included). */
+const frame = () => pf(() => new Promise((ok) =>
+	requestAnimationFrame(() => requestAnimationFrame(ok))));
+
 /*
- * Scroll the panel that holds the canvas, if it scrolls, to bring the
- * frame into view; the frame's middle in viewport coordinates.
+ * Scroll the panel that holds the canvas (#graph: the canvas is a window
+ * on the graph's rows, never taller than the panel) to bring the frame
+ * r, in canvas pixels, onto the canvas; the frame's middle in viewport
+ * coordinates. r.y follows the scroll.
  */
 async function reveal(r) {
-	await pf((f) => {
-		const cv = document.getElementById('fg');
+	const moved = await pf((f) => {
+		const g = document.getElementById('graph');
+		const h = document.getElementById('fg').clientHeight, before = g.scrollTop;
 
-		for (let e = cv.parentElement; e; e = e.parentElement) {
-			const o = getComputedStyle(e).overflowY;
-
-			if (e.scrollHeight > e.clientHeight && (o === 'auto' || o === 'scroll')) {
-				const top = cv.getBoundingClientRect().top -
-					    e.getBoundingClientRect().top + e.scrollTop;
-
-				e.scrollTop = top + f.y + f.h / 2 - e.clientHeight / 2;
-			}
-		}
-		cv.scrollIntoView({ block: 'nearest' });
+		if (f.y < 0 || f.y + f.h > h)
+			g.scrollTop = before + f.y + f.h / 2 - h / 2;
+		return g.scrollTop - before;
 	}, r);
+
+	if (moved)
+		await frame();
+	r.y -= moved;
 	const b = await canvasBox(), vp = page.viewportSize();
 	const x = b.x + r.x + Math.min(r.w / 2, 40), y = b.y + r.y + r.h / 2;
 
+	assert(r.y >= 0 && r.y + r.h <= b.height + 0.5,
+	       `frame ${JSON.stringify(r)} not on the canvas, ${b.height} px tall`);
 	assert(x >= 0 && x < vp.width && y >= 0 && y < vp.height,
 	       `frame ${JSON.stringify(r)} out of sight at (${x}, ${y})`);
 	return { x, y };
@@ -483,12 +500,71 @@ function wideLabels(width) {
 	return s;
 }
 
+const HIGHLIGHT = '230,0,230';
+const funcKey = (n) => `${n.dso}\0${n.label}`;
+const insnKey = (n) => `${funcKey(n.parent)}\0${n.addr}`;
+/* How the viewer merges nodes across callers. */
+const nodeKey = (n) => (n.kind === 'func' || n.kind === 'unknown' ? funcKey(n) :
+			n.kind === 'insn' ? insnKey(n) : `${n.kind}\0${n.label}`);
+const insnNodes = () => [...nodes(T.root)].filter((n) => n.kind === 'insn');
+const sum = (list) => list.reduce((s, n) => s + n.total, 0);
+
+/*
+ * perf annotate's percent of the instruction e ({insn, func, dso}, as a
+ * hot row names it): its leaves over its function's, two decimals.
+ */
+function insnShare(e) {
+	const mine = insnNodes().filter((n) => n.label === e.insn && n.parent.label === e.func &&
+					 n.dso === e.dso);
+
+	assert(mine.length, `no instruction ${JSON.stringify(e)} in the data`);
+	const fk = funcKey(mine[0].parent);
+
+	return +(100 * sum(mine) / sum(insnNodes().filter((n) => funcKey(n.parent) === fk))).toFixed(2);
+}
+
+/* The function's frames not inside another of its frames (recursion). */
+function outermost(key) {
+	const out = [];
+
+	(function walk(n, inside) {
+		const is = (n.kind === 'func' || n.kind === 'unknown') && funcKey(n) === key;
+
+		if (is && !inside)
+			out.push(n);
+		for (const c of n.children)
+			walk(c, inside || is);
+	})(T.root, false);
+	return out;
+}
+
+/* The numbers of a hover card. */
+function card(t) {
+	const m = /\ntotal: (\d+) ([a-z]+)(?:, (\d+) samples)?/.exec(t) || [];
+	const num = (re) => {
+		const x = re.exec(t);
+
+		return x ? +x[1] : NaN;
+	};
+
+	return { total: +m[1], samples: m[3] ? +m[3] : m[2] === 'samples' ? +m[1] : NaN,
+		 self: num(/\nself: (\d+)/), share: num(/share of its function: ([0-9.]+)%/) };
+}
+
+/* A row of the hot table, whole names from the cells' titles. */
+async function hotRow(i) {
+	const t = await page.locator('table#hot tbody tr').nth(i).locator('td')
+		.evaluateAll((tds) => tds.map((td) => td.title || td.textContent));
+
+	return { weight: +t[0], share: parseFloat(t[1]), insn: t[2], func: t[3], dso: t[4] };
+}
+
 /* The workload's two static functions named spin, not _raw_spin_lock. */
 const SPIN = /^spin\b/;
 
+const funcs = (l) => [...nodes(T.root)].filter((n) => n.label === l && n.kind === 'func');
+
 async function workloadChecks() {
-	const funcs = (l) => [...nodes(T.root)].filter((n) => n.label === l &&
-						       n.kind === 'func');
 
 	for (const f of ['main', 'work', 'mix'])
 		assert(funcs(f).length, `no function ${f} in the page's data`);
@@ -668,64 +744,271 @@ async function workloadChecks() {
 		assert(await highlighted() === 0, 'frames highlighted after clearing the search');
 	});
 
-	await check('hot instruction selects', async () => {
+	await check('hot instruction selects its leaves', async () => {
 		await open();
 		const rows = page.locator('table#hot tbody tr');
 		const nr = await rows.count();
-		const insns = [...nodes(T.root)].filter((n) => n.kind === 'insn');
-		const distinct = new Set(insns.map((n) => `${n.parent.label}\0${n.dso}\0${n.addr}`));
+		const distinct = new Set(insnNodes().map(insnKey));
 
 		assert(nr >= Math.min(distinct.size, 10) && nr <= distinct.size,
 		       `${nr} hot rows, ${distinct.size} instructions in the data`);
-		const drawn = await labels();
-		const once = (l) => drawn.filter((d) => d === l).length === 1;
-		/* A row whose instruction is drawn once, by a label of its own. */
-		let pick = null;
+		const row = await hotRow(0);
+		const leaves = insnNodes().filter((n) => n.label === row.insn &&
+						  n.parent.label === row.func && n.dso === row.dso);
 
-		for (let i = 0; i < nr && !pick; i++) {
-			const cells = await rows.nth(i).locator('td').allTextContents();
-			const hits = insns.filter((n) => cells.includes(n.label) &&
-						   cells.includes(n.parent.label));
+		assert(leaves.length, `hot row ${JSON.stringify(row)} is no instruction of the data`);
+		const weight = leaves.reduce((s, n) => s + n.total, 0);
+		const heaviest = leaves.reduce((a, b) => (b.total > a.total ? b : a));
 
-			if (hits.length === 1 && once(hits[0].label))
-				pick = { i, node: hits[0] };
-		}
-		assert(pick, 'no hot row names one drawn instruction and its function');
-		const W = (await canvasBox()).width;
-		const other = insns.find((n) => n.label !== pick.node.label && once(n.label) &&
-					 n.total / total * W >= 4);
-		assert(other, 'no other instruction frame to compare with');
-		const img0 = await canvasPixels();
-		const r = await rect(pick.node.label), o = await rect(other.label);
+		assert(row.weight === weight, `hot row weight ${row.weight}, the data says ${weight}`);
+		const root0 = frameColor(await canvasPixels(), await rect(rootLabel));
 
-		await rows.nth(pick.i).click();
+		await rows.nth(0).click();
 		await snap('selected');
-		assert(await rows.nth(pick.i).evaluate((e) => e.classList.contains('sel')),
+		assert(await rows.nth(0).evaluate((e) => e.classList.contains('sel')),
 		       'the clicked row has no class sel');
 		assert(await page.locator('table#hot tbody tr.sel').count() === 1,
 		       'more than one row selected');
+		/* Zoomed to the heaviest stack: its function, its callers in the crumbs. */
+		const path = [];
+
+		for (let a = heaviest.parent; a; a = a.parent)
+			path.unshift(a.label);
+		assert(await focus() === heaviest.parent.label,
+		       `focus ${await focus()}, the heaviest stack ends in ${heaviest.parent.label}`);
+		const crumbs = await page.locator('#crumbs a').evaluateAll((as) => as.map((a) => a.title));
+
+		assert(JSON.stringify(crumbs) === JSON.stringify(path),
+		       `crumbs ${JSON.stringify(crumbs)}, the heaviest stack is ${JSON.stringify(path)}`);
+		/* The share of the instruction, as search gives its matches. */
+		const sel = (await page.locator('#selected').textContent()).trim();
+		const m = /^instruction: ([0-9.]+)% \((\d+) of (\d+) [a-z ]+\)$/.exec(sel);
+
+		assert(m && +m[2] === weight && +m[3] === total &&
+		       m[1] === (100 * weight / total).toFixed(2),
+		       `#selected says ${JSON.stringify(sel)}, the data ${weight} of ${total}`);
+		/* Its leaves only: not the function, not main, not the root. */
 		const h = await highlighted();
 
-		assert(h >= 1 && h < drawn.length, `${h} of ${drawn.length} frames highlighted`);
+		assert(h >= 1 && h <= leaves.length,
+		       `${h} frames highlighted, the instruction has ${leaves.length} leaves`);
 		const img = await canvasPixels();
+		const leaf = await rect(heaviest.label), fn = await rect(heaviest.parent.label);
 
-		assert(frameColor(img, r) !== frameColor(img0, r),
-		       `frame of ${pick.node.label} not highlighted (${frameColor(img, r)})`);
-		assert(frameColor(img, o) === frameColor(img0, o),
-		       `frame of ${other.label}, another instruction, changed colour`);
-		/* Another row takes the selection. */
-		const next = pick.i === 0 ? 1 : 0;
+		assert(frameColor(img, leaf) === HIGHLIGHT,
+		       `the instruction's frame is ${frameColor(img, leaf)}`);
+		assert(frameColor(img, fn) !== HIGHLIGHT, 'its function is highlighted');
+		await page.locator('button#reset').click();
+		await rows.nth(0).click();
+		const img2 = await canvasPixels();
 
-		if (nr > 1) {
-			await rows.nth(next).click();
-			assert(await page.locator('table#hot tbody tr.sel').count() === 1 &&
-			       await rows.nth(next).evaluate((e) => e.classList.contains('sel')),
-			       'the selection did not move to the other row');
-			assert(frameColor(await canvasPixels(), r) === frameColor(img0, r) ||
-			       (await rows.nth(next).locator('td').allTextContents())
-				.includes(pick.node.label),
-			       `${pick.node.label} still highlighted for another row`);
+		assert(frameColor(img2, await rect(rootLabel)) === root0,
+		       'the root changed colour with an instruction selected');
+		assert(frameColor(img2, await rect('main')) !== HIGHLIGHT, 'main highlighted');
+		/* Clicked again: nothing selected. */
+		await rows.nth(0).click();
+		assert(await highlighted() === 0 &&
+		       (await page.locator('#selected').textContent()) === '',
+		       'still highlighted after the row was clicked again');
+	});
+
+	await check('hot table: instructions whole, sorted, filtered', async () => {
+		await open();
+		const vw = page.viewportSize().width;
+		const rows = page.locator('table#hot tbody tr');
+		const nr = await rows.count();
+
+		for (let i = 0; i < Math.min(nr, 20); i++) {
+			const c = await rows.nth(i).locator('td').nth(2).evaluate((td) => {
+				const r = td.getBoundingClientRect();
+
+				return { l: r.left, r: r.right, sw: td.scrollWidth, cw: td.clientWidth,
+					 text: td.textContent, title: td.title };
+			});
+
+			assert(c.l >= 0 && c.r <= vw && c.sw <= c.cw && c.text === c.title,
+			       `instruction cell ${JSON.stringify(c)} not whole at ${vw} px`);
 		}
+		/* Sorted by the share of the function, as perf annotate's percent. */
+		await page.locator('table#hot th[data-sort="func"]').click();
+		const shares = [];
+
+		for (let i = 0; i < await rows.count(); i++) {
+			const r = await hotRow(i);
+
+			shares.push(r.share);
+			if (i < 5) {
+				const want = insnShare(r);
+
+				assert(r.share === want, `row ${i} says ${r.share}%, the data ${want}%`);
+			}
+		}
+		assert(shares.every((x, i) => !i || shares[i - 1] >= x),
+		       `not sorted by the function's share: ${shares}`);
+		/* Filtered: the rows whose function, instruction, source or dso holds "mix". */
+		await page.locator('input#hot-filter').fill('mix');
+		const want = new Set(insnNodes().filter((n) => [n.parent.label, n.label, n.srcline, n.dso]
+			.some((x) => x.toLowerCase().includes('mix'))).map(insnKey));
+		const got = await rows.count();
+
+		assert(got === Math.min(want.size, 200) && got > 0,
+		       `${got} rows hold "mix", the data has ${want.size}`);
+		for (let i = 0; i < got; i++)
+			assert((await hotRow(i)).func === 'mix', `row ${i} of the filter is not in mix`);
+	});
+
+	await check('hover card: total, self, samples', async () => {
+		await open();
+		const w = funcs('work');
+
+		assert(w.length === 1, `${w.length} work frames`);
+		await hoverFrame('work');
+		const c = card(await page.locator('#tip').textContent());
+
+		assert(c.total === w[0].total && c.self === w[0].self &&
+		       c.samples === w[0].totalSamples,
+		       `card of work ${JSON.stringify(c)}, the data: total ${w[0].total}, ` +
+		       `self ${w[0].self}, ${w[0].totalSamples} samples`);
+		const i = insnNodes().reduce((a, b) => (b.total > a.total ? b : a));
+
+		await clickFrame(i.parent.label);
+		await hoverFrame(i.label);
+		const ci = card(await page.locator('#tip').textContent());
+
+		assert(ci.share === insnShare({ insn: i.label, func: i.parent.label, dso: i.dso }),
+		       `card of ${i.label}: ${ci.share}% of its function`);
+	});
+
+	await check('sandwich: callers above, callees below', async () => {
+		await open();
+		await clickFrame('mix');
+		await page.locator('button#view-sandwich').click();
+		await snap('sandwich');
+		assert(await pf(() => window.perfFlamegraph.view()) === 'sandwich', 'not sandwich');
+		assert(await focus() === 'mix', `sandwich of ${await focus()}`);
+		const occ = outermost(funcKey(funcs('mix')[0]));
+		const want = occ.reduce((s, n) => s + n.total, 0);
+
+		await hoverFrame('mix');
+		assert(card(await page.locator('#tip').textContent()).total === want,
+		       `mix in the sandwich: ${await page.locator('#tip').textContent()}, want ${want}`);
+		/* Each caller and callee as wide and as heavy as the data's. */
+		const sums = new Map();
+		const addTo = (k, n, w) => sums.set(k, { label: n.label, w: (sums.get(k) || { w: 0 }).w + w });
+
+		for (const o of occ) {
+			addTo('up' + nodeKey(o.parent), o.parent, o.total);
+			for (const c of o.children)
+				addTo('down' + nodeKey(c), c, c.total);
+		}
+		const mix = await rect('mix');
+		let seen = 0;
+
+		for (const [k, e] of sums) {
+			const r = await rect(e.label);
+
+			if (!r || r.w < 20)
+				continue;
+			assert(k.startsWith('up') ? r.y < mix.y : r.y > mix.y,
+			       `${e.label} on the wrong side of mix`);
+			assert(within(r.w, e.w / want * mix.w, 1.5),
+			       `${e.label} is ${r.w} px wide, its ${e.w} of ${want} say ${e.w / want * mix.w}`);
+			await hoverFrame(e.label);
+			const c = card(await page.locator('#tip').textContent());
+
+			assert(c.total === e.w, `${e.label}: card total ${c.total}, the data ${e.w}`);
+			seen++;
+		}
+		assert(seen >= 2, `${seen} callers and callees checked`);
+		await page.keyboard.press('Escape');
+		assert(await pf(() => window.perfFlamegraph.view()) === 'flame', 'Escape leaves the sandwich');
+	});
+
+	await check('inverted: where the samples ended', async () => {
+		await open();
+		await page.locator('button#view-inverted').click();
+		await snap('inverted');
+		/* Each function's own weight: its self and its instructions. */
+		const own = new Map();
+
+		for (const n of nodes(T.root)) {
+			if (n.kind !== 'func')
+				continue;
+			const w = n.self + n.children.filter((c) => c.kind === 'insn')
+				.reduce((s, c) => s + c.total, 0);
+
+			if (w)
+				own.set(funcKey(n), { label: n.label, w: w + (own.get(funcKey(n)) || { w: 0 }).w });
+		}
+		const top = [...own.values()].sort((a, b) => b.w - a.w)[0];
+		const r = await rect(top.label), root = await rect(rootLabel);
+
+		assert(r && within(r.y, root.y + root.h, 0.5), `${top.label} not on the inverted graph's first row`);
+		await hoverFrame(top.label);
+		const c = card(await page.locator('#tip').textContent());
+
+		assert(c.total === top.w, `${top.label}: ${c.total} inverted, the data ${top.w}`);
+	});
+
+	await check('the URL fragment reopens the view', async () => {
+		await open();
+		assert(await page.title() === `${data.info.input}, ${data.info.event} - perf flamegraph`,
+		       `title ${JSON.stringify(await page.title())}`);
+		await page.locator('button#view-icicle').click();
+		await clickFrame('mix');
+		await typeSearch('spin');
+		await page.waitForTimeout(400);
+		const url = page.url(), before = await matchText(), r = await rect('mix');
+
+		assert(/view=icicle/.test(url) && /zoom=[0-9.]+/.test(url) && /q=spin/.test(url),
+		       `URL ${url}`);
+		await page.goto(pageURL, { waitUntil: 'load' });
+		await page.goto(url, { waitUntil: 'load' });
+		await page.reload({ waitUntil: 'load' });
+		await page.waitForFunction(() => window.perfFlamegraph);
+		assert(await pf(() => window.perfFlamegraph.view()) === 'icicle' &&
+		       await focus() === 'mix' && await page.locator('input#q').inputValue() === 'spin',
+		       `reopened: ${await pf(() => window.perfFlamegraph.view())}, ${await focus()}`);
+		assert((await matchText()).text === before.text, 'the search share differs');
+		assert(JSON.stringify(await rect('mix')) === JSON.stringify(r), 'mix moved');
+		/* A sandwich too. */
+		await page.locator('button#view-sandwich').click();
+		await page.waitForTimeout(400);
+		await page.reload({ waitUntil: 'load' });
+		await page.waitForFunction(() => window.perfFlamegraph);
+		assert(await pf(() => window.perfFlamegraph.view()) === 'sandwich' &&
+		       await focus() === 'mix', `sandwich not reopened: ${page.url()}`);
+	});
+
+	await check('Ctrl+wheel zooms, drag pans', async () => {
+		await open();
+		const m0 = await aim('mix'), p = await reveal(m0);
+
+		await page.mouse.move(p.x, p.y);
+		await page.keyboard.down('Control');
+		await page.mouse.wheel(0, -400);
+		await page.keyboard.up('Control');
+		await frame();
+		const m1 = await rect('mix');
+
+		assert(m1.w > 1.5 * m0.w, `mix ${m0.w} px wide, ${m1.w} after Ctrl+wheel`);
+		assert(await focus() === rootLabel, 'the wheel changed the zoomed frame');
+		await page.mouse.move(p.x, p.y + 1);
+		assert((await page.locator('#tip').textContent()).startsWith('mix\n'),
+		       'mix no longer under the pointer');
+		/* An edge of mix inside the canvas follows a drag. */
+		const W = (await canvasBox()).width;
+		const edge = (r) => (r.x > 0.5 ? r.x : r.x + r.w);
+
+		assert(edge(m1) > 100 && edge(m1) < W - 1, `mix ${JSON.stringify(m1)} fills the canvas`);
+		await page.mouse.down();
+		await page.mouse.move(p.x - 60, p.y, { steps: 6 });
+		await page.mouse.up();
+		await frame();
+		const m2 = await rect('mix');
+
+		assert(within(edge(m2), edge(m1) - 60, 2), `after a drag of 60 px, mix ${JSON.stringify(m1)} -> ${JSON.stringify(m2)}`);
+		assert(await focus() === rootLabel, 'the drag zoomed');
 	});
 
 	await check('views', async () => {
@@ -857,9 +1140,10 @@ async function hostileChecks() {
 		assert(nr > 0, 'no hot rows');
 		for (let i = 0; i < nr; i++)
 			await rows.nth(i).click();
-		const text = await page.locator('table#hot').textContent();
+		/* Whole in the cells' titles, cut to fit in their text. */
+		const titles = await page.locator('table#hot td').evaluateAll((tds) => tds.map((td) => td.title));
 
-		assert(HOSTILE.some((s) => text.includes(s)), 'no hostile name in the hot table');
+		assert(HOSTILE.some((s) => titles.includes(s)), 'no hostile name in the hot table');
 		for (const v of ['icicle', 'merged', 'flame']) {
 			await page.locator(`button#view-${v}`).click();
 			await hoverFrame(HOSTILE[0]);
@@ -871,6 +1155,197 @@ async function hostileChecks() {
 /* Samples of a NODE array's tree, its last element summed. */
 function nodeSamples(a) {
 	return a[7] + a[6].reduce((sum, c) => sum + nodeSamples(c), 0);
+}
+
+/* Every element inside the window's width: nothing makes the page scroll sideways. */
+async function nothingWider(what) {
+	const bad = await pf(() => {
+		const vw = document.documentElement.clientWidth, out = [];
+
+		for (const e of document.querySelectorAll('*')) {
+			const r = e.getBoundingClientRect();
+
+			if (e.offsetParent !== null && (r.width > vw + 0.5 || r.right > vw + 0.5))
+				out.push(`${e.tagName}#${e.id} ${Math.round(r.left)}..${Math.round(r.right)}`);
+		}
+		if (document.documentElement.scrollWidth > vw)
+			out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+		return [out.slice(0, 5), vw];
+	});
+
+	assert(!bad[0].length, `${what}: wider than the ${bad[1]} px window: ${bad[0].join(', ')}`);
+}
+
+/* The hover card, all of it inside the window. */
+async function cardInside(what) {
+	const tip = page.locator('#tip');
+
+	await tip.waitFor({ state: 'visible', timeout: 5000 });
+	const b = await tip.boundingBox(), vp = page.viewportSize();
+	const clipped = await tip.evaluate((e) => e.scrollHeight > e.clientHeight);
+
+	assert(b.x >= 0 && b.y >= 0 && b.x + b.width <= vp.width && b.y + b.height <= vp.height,
+	       `${what}: the card ${JSON.stringify(b)} leaves the ${vp.width}x${vp.height} window`);
+	assert(!clipped, `${what}: the card's text is cut off`);
+	return tip.textContent();
+}
+
+async function longChecks() {
+	const fns = [...nodes(T.root)].filter((n) => n.kind === 'func');
+	const longest = fns.reduce((a, b) => (b.label.length > a.label.length ? b : a));
+	const mid = fns.find((n) => n.label.length > 1000 && n.label.length < 2000);
+
+	assert(longest.label.length > 5000 && mid, `names of ${longest.label.length} characters`);
+	/* What a name keeps when cut: churn, the function, and the end. */
+	const kept = (text, name) => {
+		const i = text.indexOf('\u2026');
+
+		return text.startsWith('churn\u2026') && name.endsWith(text.slice(i + 1)) &&
+		       text.length - i > 2;
+	};
+
+	await check('long names: the card stays inside the window', async () => {
+		await open();
+		for (const n of [mid, longest]) {
+			await hoverFrame(n.label);
+			const t = await cardInside(`${n.label.length} characters`);
+
+			assert(t.includes(n.label), `the card lacks the whole name of ${n.label.length} characters`);
+			/* The numbers first, before the long name. */
+			assert(/^[^\n]*\ntotal: \d+/.test(t) && card(t).total === n.total,
+			       `the card's numbers: ${t.slice(0, 200)}`);
+		}
+		await nothingWider('hovering the longest name');
+	});
+
+	await check('long names: zoomed, nothing wider than the window', async () => {
+		await open();
+		await clickFrame(longest.label);
+		await snap('zoomed');
+		assert(await focus() === longest.label, 'not zoomed to the longest name');
+		await hoverFrame(longest.label);
+		await cardInside('zoomed');
+		await nothingWider('zoomed into the longest name');
+		const crumb = await page.locator('#crumbs a').last();
+		const text = await crumb.textContent();
+
+		assert(await crumb.getAttribute('title') === longest.label && kept(text, longest.label),
+		       `the crumb says ${JSON.stringify(text)}`);
+		/* The canvas label, cut by the same rule to the frame's width. */
+		const W = (await canvasBox()).width;
+		const label = await pf((a) => window.perfFlamegraph.shorten(a[0], a[1]), [longest.label, W - 6]);
+
+		assert(kept(label, longest.label), `the label is ${JSON.stringify(label)}`);
+	});
+
+	await check('long names: the hot table shows the instructions', async () => {
+		await open();
+		const rows = page.locator('table#hot tbody tr');
+		const vw = page.viewportSize().width;
+		let churn = 0;
+
+		for (let i = 0; i < await rows.count(); i++) {
+			const tds = rows.nth(i).locator('td');
+			const [insn, fn] = await Promise.all([2, 3].map((j) => tds.nth(j).evaluate((td) => {
+				const r = td.getBoundingClientRect();
+
+				return { r: r.right, text: td.textContent, title: td.title,
+					 whole: td.scrollWidth <= td.clientWidth };
+			})));
+
+			/* Whole, but for the symbol of a branch target, cut in its middle. */
+			const i0 = insn.title.indexOf('<'), j0 = insn.title.lastIndexOf('>');
+			const same = insn.text === insn.title || (i0 > 0 &&
+				insn.text.startsWith(insn.title.slice(0, i0 + 1)) &&
+				insn.text.endsWith(insn.title.slice(j0)) && insn.text.includes('\u2026'));
+
+			assert(same && insn.whole && insn.r <= vw,
+			       `row ${i}: instruction ${JSON.stringify(insn)}`);
+			assert(fn.whole && fn.r <= vw, `row ${i}: function cell overflows`);
+			if (fn.title.length > 1000) {
+				assert(kept(fn.text, fn.title), `row ${i}: function cut to ${JSON.stringify(fn.text)}`);
+				churn++;
+			}
+		}
+		assert(churn >= 2, `${churn} rows of the long functions`);
+		await nothingWider('the hot table');
+	});
+}
+
+async function deepChecks() {
+	await check('a deep graph scrolls in its panel', async () => {
+		await open();
+		const b = await canvasBox(), vp = page.viewportSize();
+		const rows = await pf(() => window.perfFlamegraph.rows());
+		const sh = await pf(() => document.documentElement.scrollHeight);
+
+		assert(rows >= 127, `${rows} rows`);
+		assert(b.height < vp.height && b.height < rows * 16, `the canvas is ${b.height} px tall`);
+		assert(sh <= vp.height, `the page is ${sh} px tall`);
+		/* Opened on the root, the real profile in sight. */
+		const r = await rect(rootLabel);
+
+		assert(within(r.y + r.h, b.height, 1) && b.y + b.height <= vp.height,
+		       `the root ${JSON.stringify(r)} not at the bottom of the canvas in sight`);
+		assert(frameColor(await canvasPixels(), r) !== WHITE, 'the root not painted');
+		/* The top of the tower: burn at the deepest row, in sight after a scroll. */
+		const deepest = [...nodes(T.root)].filter((n) => n.total / total * b.width >= 2)
+			.reduce((a, n) => {
+			let d = 0;
+
+			for (let p = n; p.parent; p = p.parent)
+				d++;
+			return d > a.d ? { n, d } : a;
+		}, { d: -1 });
+		const top = (await pf(() => {
+			const g = document.getElementById('graph');
+
+			g.scrollTop = 0;
+			return g.scrollTop;
+		}));
+
+		assert(top === 0, 'no scroll');
+		await frame();
+		await snap('top');
+		const img = await canvasPixels();
+		let lit = 0;
+
+		assert((await labels()).includes(deepest.n.label), `${deepest.n.label} not laid out`);
+		for (let x = 0; x < img.cssWidth; x++)
+			lit += pixel(img, x, 8).join(',') !== WHITE;
+		assert(lit >= 1, 'the top row is not painted after scrolling up');
+	});
+
+	await check('the root stays in sight after a resize', async () => {
+		await open();
+		for (const [w, h] of [[900, 600], [1280, 1000], [700, 400]]) {
+			await page.setViewportSize({ width: w, height: h });
+			await frame();
+			const b = await canvasBox(), r = await rect(rootLabel);
+
+			assert(r && within(r.y + r.h, b.height, 1) && b.y + b.height <= h,
+			       `${w}x${h}: the root ${JSON.stringify(r)}, the canvas ${JSON.stringify(b)}`);
+			assert(within(r.w, b.width, 1.5), `${w}x${h}: the root not the canvas' width`);
+			await nothingWider(`${w}x${h}`);
+		}
+		await page.setViewportSize({ width: 1280, height: 1000 });
+	});
+}
+
+async function systemwideChecks() {
+	await check('a system-wide profile', async () => {
+		await open();
+		const comms = T.root.children.filter((c) => c.kind === 'comm');
+		const drawn = await labels();
+
+		assert(comms.length >= 2, `${comms.length} comms`);
+		for (const c of comms.filter((x) => x.total / total >= 0.05))
+			assert(drawn.includes(c.label), `comm ${c.label} not drawn`);
+		const r = await rect(rootLabel), b = await canvasBox();
+
+		assert(within(r.y + r.h, b.height, 1), 'the root not at the bottom');
+		await nothingWider('system-wide');
+	});
 }
 
 async function eventsChecks() {
@@ -902,6 +1377,14 @@ async function eventsChecks() {
 		await page.selectOption('select#event', '0');
 		await shows(0);
 	});
+	await check('without --asm, the graph takes the width', async () => {
+		await open();
+		const side = await page.locator('#side').isVisible();
+		const b = await canvasBox();
+
+		assert(!side && b.width > 0.9 * page.viewportSize().width,
+		       `side panel ${side ? 'shown' : 'hidden'}, the canvas ${b.width} px wide`);
+	});
 	await check('the fragment opens an event', async () => {
 		await page.goto(pageURL + '#event=1', { waitUntil: 'load' });
 		await shows(1);
@@ -911,12 +1394,8 @@ async function eventsChecks() {
 	});
 }
 
-if (mode === 'workload')
-	await workloadChecks();
-else if (mode === 'events')
-	await eventsChecks();
-else
-	await hostileChecks();
+await { workload: workloadChecks, hostile: hostileChecks, events: eventsChecks,
+	long: longChecks, deep: deepChecks, systemwide: systemwideChecks }[mode]();
 
 await browser.close();
 console.log(`${mode}: ${passed} passed, ${failed} failed`);
