@@ -293,6 +293,7 @@
 	let sandwich = null, merged = null, inverted = null;
 	let re = null, selected = null;
 	let frames = [], rows = 1, canvasH = H;
+	let fnRow = 0;		/* the sandwiched function's row */
 	const timings = { open: 0, draw: 0, search: 0, zoom: 0 };
 
 	function hash(s) {
@@ -467,6 +468,8 @@
 
 			place(sandwich.up, 0, W, 0, -1, W, up, true);
 			const u = up.reduce((m, f) => Math.min(m, f.d), 0);
+
+			fnRow = -u;
 
 			place(sandwich.down, 0, W, -u, 1, W, out, false);
 			for (const f of up) {
@@ -860,9 +863,16 @@
 		draw(0);
 	}
 
+	/* The function a third down the panel, however many callers it has. */
+	function showFn() {
+		graph.scrollTop = Math.max(0, fnRow * H - graph.clientHeight / 3);
+		paint();
+	}
+
 	function sandwichOf(fn) {
 		applyView('sandwich', fn);
 		redraw();
+		showFn();
 	}
 
 	/* The function to sandwich: the frame under the cursor, or the heaviest. */
@@ -1266,6 +1276,8 @@
 		}
 		matchSearch();
 		draw(0);
+		if (view === 'sandwich')
+			showFn();
 	}
 
 	window.addEventListener('resize', function () {

@@ -1316,6 +1316,19 @@ async function deepChecks() {
 		assert(lit >= 1, 'the top row is not painted after scrolling up');
 	});
 
+	await check('a deep sandwich opens on its function', async () => {
+		await open();
+		assert(await pf(() => window.perfFlamegraph.zoom('burn')) >= 0, 'no burn frame');
+		await page.locator('button#view-sandwich').click();
+		await frame();
+		const r = await rect('burn'), b = await canvasBox();
+		const rows = await pf(() => window.perfFlamegraph.rows());
+
+		assert(await focus() === 'burn' && rows >= 127, `sandwich of ${await focus()}, ${rows} rows`);
+		assert(r.y >= 0 && r.y + r.h <= b.height, `burn at ${r.y}, the canvas ${b.height} px tall`);
+		assert(frameColor(await canvasPixels(), r) !== WHITE, 'burn not painted');
+	});
+
 	await check('the root stays in sight after a resize', async () => {
 		await open();
 		for (const [w, h] of [[900, 600], [1280, 1000], [700, 400]]) {
