@@ -463,21 +463,22 @@
 	function layout(W) {
 		const out = [];
 
+		const span = W / (hi - lo);
+
 		if (view === 'sandwich') {
 			const up = [];
 
-			place(sandwich.up, 0, W, 0, -1, W, up, true);
+			place(sandwich.up, -lo * span, span, 0, -1, W, up, true);
 			const u = up.reduce((m, f) => Math.min(m, f.d), 0);
 
 			fnRow = -u;
 
-			place(sandwich.down, 0, W, -u, 1, W, out, false);
+			place(sandwich.down, -lo * span, span, -u, 1, W, out, false);
 			for (const f of up) {
 				f.d -= u;
 				out.push(f);
 			}
 		} else {
-			const span = W / (hi - lo);
 			const anc = [];
 
 			for (let a = focus.p; a; a = a.p)
@@ -613,6 +614,9 @@
 			});
 			el.appendChild(link);
 		});
+		if (hi - lo < 1)
+			el.appendChild(document.createTextNode(' (' + (100 * (hi - lo)).toPrecision(3) +
+							       '% of its width in sight)'));
 	}
 
 	/* The frame under a point of the canvas, in its CSS pixels. */
@@ -651,8 +655,23 @@
 		lo = 0;
 		hi = 1;
 		draw(0);
+		reveal(n);
 		timings.zoom = performance.now() - t;
 		return timings.zoom;
+	}
+
+	/*
+	 * Scroll the panel to n's frame if it is out of sight: a third of
+	 * the panel from the side its callees grow to.
+	 */
+	function reveal(n) {
+		const f = frames.find((x) => x.n === n);
+		const top = graph.scrollTop, h = graph.clientHeight;
+
+		if (!f || (f.y >= top && f.y + H <= top + h))
+			return;
+		graph.scrollTop = view === 'flame' ? f.y + H - h * 2 / 3 : f.y - h / 3;
+		paint();
 	}
 
 	/* ---- The hover card ---- */
@@ -660,6 +679,26 @@
 	function amount(t, ts) {
 		return bySamples ? t + ' samples' :
 			t + ' ' + unit + ', ' + ts + ' samples';
+	}
+
+	/*
+	 * A frame's own weight: with --asm a function's own samples are in
+	 * its instruction leaves; bottom-up, a function's whole width.
+	 */
+	function own(n) {
+		let t = n.self, ts = n.ss;
+
+		if (view === 'inverted' && n.p === top)
+			return [n.t, n.ts];
+		if (isFunc(n)) {
+			for (const c of n.c) {
+				if (c.kind === 4) {
+					t += c.t;
+					ts += c.ts;
+				}
+			}
+		}
+		return [t, ts];
 	}
 
 	function details(n) {
@@ -670,7 +709,9 @@
 
 		s += '\ntotal: ' + amount(n.t, n.ts) + ' (' + pct(n.t, all) +
 		     ' of all, ' + pct(n.t, n.p ? n.p.t : n.t) + ' of its parent)';
-		s += '\nself: ' + amount(n.self, n.ss) + ' (' + pct(n.self, all) + ')';
+		const o = own(n);
+
+		s += '\nself: ' + amount(o[0], o[1]) + ' (' + pct(o[0], all) + ')';
 		if (n.kind === 4)
 			s += '\nshare of its function: ' +
 			     (100 * insnShare(n.key)).toFixed(2) + '% (as perf annotate)';
@@ -690,7 +731,20 @@
 	function showTip(n, x, y) {
 		tip.textContent = details(n);
 		tip.classList.toggle('long', n.n.length > 1000);
+		tip.classList.remove('tiny');
 		tip.style.display = 'block';
+		/* A name too long for the window: a smaller font, then cut. */
+		if (tip.scrollHeight > tip.clientHeight)
+			tip.classList.add('tiny');
+		if (tip.scrollHeight > tip.clientHeight) {
+			const text = tip.textContent, i = text.lastIndexOf('\nname: ');
+			const over = (tip.scrollHeight - tip.clientHeight) / tip.scrollHeight;
+			const keep = Math.max(40, Math.floor((text.length - i) * (1 - over) * 0.9) - 80);
+
+			tip.textContent = text.slice(0, i) + '\nname (' + n.n.length +
+				' characters; a crumb\'s title has it whole): ' +
+				n.n.slice(0, keep >> 1) + ELLIPSIS + n.n.slice(n.n.length - (keep >> 1));
+		}
 		const w = tip.offsetWidth, h = tip.offsetHeight;
 		const vw = document.documentElement.clientWidth, vh = window.innerHeight;
 		let left = x + 12, tp = y + 12;
@@ -754,7 +808,7 @@
 	function pan(by) {
 		const w = hi - lo;
 
-		if (view === 'sandwich' || w >= 1)
+		if (w >= 1)
 			return;
 		lo = Math.min(Math.max(lo + by, 0), 1 - w);
 		hi = lo + w;
@@ -770,8 +824,7 @@
 			return;
 		}
 		ev.preventDefault();
-		if (view === 'sandwich')
-			return;
+		tip.style.display = 'none';
 		const r = cv.getBoundingClientRect();
 		const f = Math.min(Math.max((ev.clientX - r.left) / r.width, 0), 1);
 		const mid = lo + f * (hi - lo);
@@ -837,6 +890,7 @@
 
 	/* The view's state without drawing it: applyView(), then redraw(). */
 	function applyView(v, fn) {
+		tip.style.display = 'none';
 		view = v;
 		sandwich = null;
 		if (v === 'sandwich') {
@@ -883,11 +937,17 @@
 			n = n.p;
 		if (n && isFunc(n))
 			return n;
-		let best = null;
+		/* Else the heaviest the search matches, or that ran itself. */
+		const weight = re ? (m) => (re.test(m.n) ? m.t : -1) : (m) => own(m)[0];
+		let best = null, bw = -1;
 
 		(function walk(m) {
-			if (isFunc(m) && (!best || m.t > best.t))
+			const w = isFunc(m) ? weight(m) : -1;
+
+			if (w > bw) {
 				best = m;
+				bw = w;
+			}
 			for (const c of m.c)
 				walk(c);
 		})(root);
@@ -930,13 +990,33 @@
 			return;
 		const up = view === 'flame' ? 'ArrowDown' : 'ArrowUp';
 		const down = view === 'flame' ? 'ArrowUp' : 'ArrowDown';
+		const heaviest = (m) => (m.c.length ? m.c.reduce((a, b) => (b.t > a.t ? b : a)) : null);
 
+		/* The sandwich: callers above the function, callees below. */
+		if (view === 'sandwich' && (ev.key === 'ArrowUp' || ev.key === 'ArrowDown')) {
+			const inUp = (m) => {
+				while (m.p)
+					m = m.p;
+				return m === sandwich.up;
+			};
+			const c = cursor === sandwich.up ? sandwich.down : cursor;
+
+			if (ev.key === 'ArrowUp')
+				n = c === sandwich.down ? heaviest(sandwich.up) :
+				    inUp(c) ? heaviest(c) : c.p;
+			else
+				n = inUp(c) ? (c.p === sandwich.up ? sandwich.down : c.p) : heaviest(c);
+			ev.preventDefault();
+			if (n)
+				walkTo(n);
+			return;
+		}
 		switch (ev.key) {
 		case up:
 			n = cursor.p;
 			break;
 		case down:
-			n = cursor.c.length ? cursor.c.reduce((a, b) => (b.t > a.t ? b : a)) : null;
+			n = heaviest(cursor);
 			break;
 		case 'ArrowLeft':
 		case 'ArrowRight':
@@ -972,16 +1052,29 @@
 			return;
 		}
 		ev.preventDefault();
-		if (!n)
-			return;
+		if (n)
+			walkTo(n);
+	}
+
+	/* The keyboard's cursor to n, in sight, with its card. */
+	function walkTo(n) {
 		cursor = n;
-		/* Keep the cursor inside the zoomed frame. */
+		/* Keep the cursor inside the zoomed frame, and in the range. */
 		let a = n;
 		while (a && a !== focus)
 			a = a.p;
-		if (!a && view !== 'sandwich')
+		if (!a && view !== 'sandwich') {
 			focus = n.p || n;
+			lo = 0;
+			hi = 1;
+		}
 		draw();
+		if (!frames.some((b) => b.n === n)) {
+			lo = 0;
+			hi = 1;
+			draw();
+		}
+		reveal(n);
 		const f = frames.find((b) => b.n === n), cr = cv.getBoundingClientRect();
 
 		if (f)
@@ -1017,6 +1110,9 @@
 		selected = key;
 		for (const r of body.rows)
 			r.classList.toggle('sel', r.dataset.key === key);
+		if (key !== null && view === 'sandwich' &&
+		    !matched(sandwich.down, (n) => n.kind === 4 && n.key === key))
+			applyView('flame');
 		selectShare();
 		if (key !== null && view !== 'sandwich') {
 			(function walk(n) {
@@ -1040,14 +1136,18 @@
 	function hotColumns(rows) {
 		const W = $('side').clientWidth - 2;
 		const widest = (f) => rows.reduce((m, e) => Math.max(m, tableWidth(f(e))), 0) + 10;
-		const num = [widest((e) => String(e.t)), tableWidth('100.00%') + 10];
+		const num = [Math.max(widest((e) => String(e.t)), tableWidth(unit + ' \u25be') + 10),
+			     tableWidth('100.00%') + 10];
 		const fixed = num[0] + num[1];
 		const insn = Math.min(rows.reduce((m, e) => Math.max(m, insnWidth(e.text)), 0) + 10,
 				      Math.max(W - fixed - 90, 80));
 		const rest = Math.max(W - fixed - insn, 0);
 		const dso = Math.min(widest((e) => e.d), rest * 0.3);
+		const cols = [num[0], num[1], insn, rest - dso, dso];
+		const sum = cols.reduce((a, b) => a + b, 0);
 
-		return [num[0], num[1], insn, rest - dso, dso];
+		/* A narrow window: every column narrower, the table its width. */
+		return sum > W ? cols.map((c) => c * W / sum) : cols;
 	}
 
 	/*
@@ -1182,7 +1282,14 @@
 			});
 			/* A link, back and forward reopen the page on its event. */
 			sel.addEventListener('change', function () {
-				location.hash = 'event=' + sel.value;
+				const p = new URLSearchParams();
+
+				p.set('event', sel.value);
+				if (view !== 'flame' && view !== 'sandwich')
+					p.set('view', view);
+				if (q.value)
+					p.set('q', q.value);
+				location.hash = p.toString();
 			});
 			$('bar').insertBefore(sel, $('bar').firstChild);
 		}
@@ -1211,9 +1318,11 @@
 		let n = r;
 
 		for (const i of (path || '').split('.').filter((x) => x !== '')) {
-			n = n && n.c[parseInt(i, 10)];
-			if (!n)
-				return null;
+			const c = n.c[parseInt(i, 10)];
+
+			if (!c)
+				break;
+			n = c;
 		}
 		return n;
 	}
@@ -1241,7 +1350,7 @@
 		else if (focus !== top)
 			p.set('zoom', pathOf(focus, top));
 		if (lo > 0 || hi < 1)
-			p.set('x', lo.toFixed(6) + ',' + hi.toFixed(6));
+			p.set('x', lo + ',' + hi);
 		if (q.value)
 			p.set('q', q.value);
 		const h = p.toString();
@@ -1257,8 +1366,9 @@
 		const fn = nodeAt(p.get('fn'), root);
 
 		q.value = p.get('q') || '';
-		if (v === 'sandwich' && fn && isFunc(fn)) {
-			applyView(v, fn);
+		if (v === 'sandwich') {
+			matchSearch();
+			applyView(v, fn && isFunc(fn) ? fn : sandwichTarget());
 		} else {
 			applyView(VIEWS.includes(v) && v !== 'sandwich' ? v : 'flame');
 			const z = nodeAt(p.get('zoom'), top);
@@ -1318,6 +1428,11 @@
 		event: () => info.event,
 		events: () => graphs.map((g) => g.info.event),
 		focus: () => (view === 'sandwich' ? sandwich.fn.n : focus.n),
+		cursor: function () {
+			const f = frames.find((r) => r.n === cursor);
+
+			return f ? Object.assign({ label: cursor.n }, rectOf(f)) : null;
+		},
 		highlighted: () => frames.filter((r) => hit(r.n)).length,
 		view: () => view,
 		rows: () => rows,

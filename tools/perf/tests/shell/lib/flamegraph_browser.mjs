@@ -859,16 +859,21 @@ async function workloadChecks() {
 
 	await check('hover card: total, self, samples', async () => {
 		await open();
-		const w = funcs('work');
+		/* Its own: its self and, with --asm, its instruction leaves. */
+		const own = (n) => n.self + sum(n.children.filter((x) => x.kind === 'insn'));
+		const name = ['mix', 'work', 'main'].find((l) => funcs(l).length === 1 &&
+							    own(funcs(l)[0]) > 0);
 
-		assert(w.length === 1, `${w.length} work frames`);
-		await hoverFrame('work');
+		assert(name, 'no function of one frame with samples of its own');
+		const w = funcs(name);
+
+		await hoverFrame(name);
 		const c = card(await page.locator('#tip').textContent());
 
-		assert(c.total === w[0].total && c.self === w[0].self &&
+		assert(c.total === w[0].total && c.self === own(w[0]) &&
 		       c.samples === w[0].totalSamples,
-		       `card of work ${JSON.stringify(c)}, the data: total ${w[0].total}, ` +
-		       `self ${w[0].self}, ${w[0].totalSamples} samples`);
+		       `card of ${name} ${JSON.stringify(c)}, the data: total ${w[0].total}, ` +
+		       `self ${own(w[0])}, ${w[0].totalSamples} samples`);
 		const i = insnNodes().reduce((a, b) => (b.total > a.total ? b : a));
 
 		await clickFrame(i.parent.label);
@@ -947,7 +952,8 @@ async function workloadChecks() {
 		await hoverFrame(top.label);
 		const c = card(await page.locator('#tip').textContent());
 
-		assert(c.total === top.w, `${top.label}: ${c.total} inverted, the data ${top.w}`);
+		assert(c.total === top.w && c.self === top.w,
+		       `${top.label}: ${JSON.stringify(c)} inverted, the data ${top.w}`);
 	});
 
 	await check('the URL fragment reopens the view', async () => {
@@ -1216,6 +1222,25 @@ async function longChecks() {
 			       `the card's numbers: ${t.slice(0, 200)}`);
 		}
 		await nothingWider('hovering the longest name');
+		/*
+		 * Smaller windows: the name whole in a smaller font, or cut
+		 * and said so; the numbers first, the card all inside.
+		 */
+		try {
+			for (const [w, h] of [[1000, 600], [700, 400]]) {
+				await page.setViewportSize({ width: w, height: h });
+				await frame();
+				await hoverFrame(longest.label);
+				const t = await cardInside(`${w}x${h}`);
+
+				assert(/^[^\n]*\ntotal: \d+/.test(t) && (t.includes(longest.label) ||
+				       t.includes(`name (${longest.label.length} characters`)),
+				       `the card at ${w}x${h}: ${t.slice(0, 300)}`);
+				await nothingWider(`${w}x${h}`);
+			}
+		} finally {
+			await page.setViewportSize({ width: 1280, height: 1000 });
+		}
 	});
 
 	await check('long names: zoomed, nothing wider than the window', async () => {
@@ -1314,6 +1339,35 @@ async function deepChecks() {
 		for (let x = 0; x < img.cssWidth; x++)
 			lit += pixel(img, x, 8).join(',') !== WHITE;
 		assert(lit >= 1, 'the top row is not painted after scrolling up');
+	});
+
+	await check('a deep frame zoomed or walked to stays in sight', async () => {
+		await open();
+		const inSight = async (what) => {
+			const r = await pf(() => window.perfFlamegraph.cursor()), b = await canvasBox();
+
+			assert(r && r.y >= 0 && r.y + r.h <= b.height,
+			       `${what}: the cursor ${JSON.stringify(r)}, the canvas ${b.height} px tall`);
+		};
+
+		/* The keyboard: 60 frames up from the root. */
+		for (let i = 0; i < 60; i++)
+			await page.keyboard.press('ArrowUp');
+		await frame();
+		await inSight('60 frames up');
+		/* A click near the top of the tower. */
+		await pf(() => (document.getElementById('graph').scrollTop = 0));
+		await frame();
+		const b = await canvasBox(), img = await canvasPixels();
+		let x = 0;
+
+		while (x < img.cssWidth && pixel(img, x, 3 * 16 + 8).join(',') === WHITE)
+			x++;
+		assert(x < img.cssWidth, 'nothing drawn on the fourth row after scrolling up');
+		await page.mouse.click(b.x + x + 2, b.y + 3 * 16 + 8);
+		await frame();
+		await inSight('clicked near the top');
+		assert(await focus() !== rootLabel, 'the click did not zoom');
 	});
 
 	await check('a deep sandwich opens on its function', async () => {
