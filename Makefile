@@ -15,6 +15,8 @@
 #                      annotate and flamegraph.py: Documentation/benchmarks.md
 #   make bench-viewer  time the HTML viewer in Chromium on synthetic trees,
 #                      write Documentation/viewer-benchmark.md
+#   make perf-test-parity  all of perf test, ours against stock perf of
+#                      the same base: Documentation/perf-test-parity.md
 #   make asan          build/asan/perf with AddressSanitizer and UBSan, and
 #                      run perf flamegraph under it on the test inputs
 #   make fuzz          fuzz the flame-graph tree and writers with libFuzzer
@@ -34,9 +36,9 @@ PERF	:= $(B)/perf
 MAN	:= $(B)/man/man1/perf-flamegraph.1
 JOBS	?= $(shell nproc)
 
-# perf is built as a distribution builds it, but for the PMU event
-# tables (NO_JEVENTS), GTK2 (off unless asked for) and Rust: BPF
-# skeletons are on (clang builds them; perf record --uid needs them);
+# perf is built as a distribution builds it, but for GTK2 (off unless
+# asked for) and Rust: the PMU event tables are on (perf list, perf stat
+# -M and upstream's metric tests need them), BPF skeletons are on (clang builds them; perf record --uid needs them);
 # capstone, LLVM and objdump are the disassemblers. LLVM is Debian 12's
 # llvm-14-dev, whose llvm-config is named llvm-config-14. NO_RUST: Debian
 # 12's toolchain cannot link perf's Rust test workload. PYTHON: the
@@ -45,7 +47,7 @@ JOBS	?= $(shell nproc)
 # build/ is perf's prefix: its perfexecdir, where perf script finds its
 # scripts (perf script report ...), is a link to the assembled tree,
 # which holds them as an installed perf's does.
-PERF_MAKEFLAGS := O=$(OBJ) NO_JEVENTS=1 \
+PERF_MAKEFLAGS := O=$(OBJ) \
 		  NO_RUST=1 LLVM_CONFIG=/usr/bin/llvm-config-14 \
 		  PYTHON=/usr/bin/python3 mandir=$(CURDIR)/$(B)/man \
 		  prefix=$(CURDIR)/$(B) $(PERF_EXTRA)
@@ -55,7 +57,8 @@ SERIES	:= patches/commits $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps browser-deps check bench bench-viewer patches check-patches asan fuzz clean distclean FORCE
+.PHONY: all deps browser-deps check bench bench-viewer perf-test-parity patches check-patches asan \
+	fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
 	@mkdir -p $(B)
@@ -73,12 +76,18 @@ $(SRC)/.applied: $(BASE)/.base-version $(SERIES) scripts/assemble.sh
 
 $(PERF): $(SRC)/.applied FORCE
 	@scripts/assemble.sh $(BASE) $(SRC)
-	@# Objects and generated files of another base break the build.
-	@cmp -s $(BASE)/.base-version $(OBJ)/.base-version || rm -rf $(OBJ)
+	@# Objects and generated files of another base or other flags
+	@# break the build.
+	@printf '%s\n%s\n' "$$(cat $(BASE)/.base-version)" "$(PERF_MAKEFLAGS)" > $(B)/.build-config
+	@cmp -s $(B)/.build-config $(OBJ)/.build-config || rm -rf $(OBJ)
 	@mkdir -p $(OBJ)
 	@$(MAKE) -s -C $(SRC)/tools/perf -j$(JOBS) $(PERF_MAKEFLAGS)
-	@cp $(BASE)/.base-version $(OBJ)/.base-version
+	@cp $(B)/.build-config $(OBJ)/.build-config
 	@ln -sf obj/perf $(PERF)
+	@# The python binding and the JVMTI agent beside perf, where perf
+	@# test looks for them.
+	@ln -sfn obj/python $(B)/python
+	@ln -sf obj/libperf-jvmti.so $(B)/libperf-jvmti.so
 	@mkdir -p $(B)/libexec
 	@ln -sfn $(CURDIR)/$(SRC)/tools/perf $(B)/libexec/perf-core
 	@echo "  PERF   $(PERF): $$($(PERF) version)"
@@ -133,6 +142,16 @@ bench: $(PERF)
 
 bench-viewer: $(PERF) browser-deps
 	@scripts/bench-viewer.sh $(PERF)
+
+# All of perf test on our build against stock perf from the same base
+# (upstream's defaults, NO_RUST=1 as ours), built into build/stock:
+# build/perf-test-parity.txt, summarised in Documentation/perf-test-parity.md.
+# An hour: each perf test takes half of it on two CPUs.
+perf-test-parity: $(PERF)
+	@mkdir -p $(B)/stock
+	@$(MAKE) -s -C $(BASE)/tools/perf -j$(JOBS) O=$(CURDIR)/$(B)/stock NO_RUST=1 \
+		prefix=$(CURDIR)/$(B)/stock
+	@scripts/perf-test-parity.sh $(B)/stock/perf $(BASE)
 
 # The same perf, with sanitizers; warnings are not errors there, as gcc's
 # -fsanitize changes what -Wformat-truncation sees.

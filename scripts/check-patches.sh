@@ -14,7 +14,7 @@ patches=$(cd "$2" && pwd)
 work=$top/build/check-patches
 obj=$work-obj
 # As the Makefile builds it (see PERF_MAKEFLAGS there).
-makeflags="NO_JEVENTS=1 NO_RUST=1 LLVM_CONFIG=/usr/bin/llvm-config-14 PYTHON=/usr/bin/python3 WERROR=1"
+makeflags="NO_RUST=1 LLVM_CONFIG=/usr/bin/llvm-config-14 PYTHON=/usr/bin/python3 WERROR=1"
 # perf help looks for man pages in the mandir perf was built with, perf
 # script for its scripts in the perfexecdir under its prefix: a link to
 # the tree, as in the Makefile.

@@ -218,7 +218,13 @@ test_record_command() {
 		setsid perf flamegraph -e cpu-clock -i "$d/int.data" -o "$d/int.folded" \
 			-- perf test -w noploop 60 > /dev/null 2> "$d/int.err" &
 		pid=$!
-		sleep 2
+		# Once the workload runs (perf test runs others beside this
+		# one: starting may take seconds), a second of it.
+		for _ in $(seq 150); do
+			grep -qsx "perf-noploop" /proc/[0-9]*/comm && break
+			sleep 0.2
+		done
+		sleep 1
 		kill -INT -- "-${pid}"
 		wait "${pid}"
 		grep -q "samples of 'cpu-clock'.*wrote $d/int.folded" "$d/int.err"
@@ -233,11 +239,14 @@ test_record_command() {
 	perf report -i "$d/a.data" --header-only 2> /dev/null |
 		grep -q "^# cmdline : .* record --call-graph fp -o .* -F 499 -a -- $d/prog 10 *$"
 	grep -q "^prog;" "$d/a.folded"
-	perf test -w noploop 3 &
+	# Longer than perf flamegraph takes to start recording, however busy
+	# the machine; stopped once the recording is done.
+	perf test -w noploop 30 &
 	pid=$!
 	perf flamegraph --count 100000 -p "${pid}" -i "$d/p.data" -o "$d/p.folded" \
 		-- sleep 1 > /dev/null 2> /dev/null
-	wait "${pid}"
+	kill "${pid}"
+	wait "${pid}" || true
 	perf report -i "$d/p.data" --header-only 2> /dev/null |
 		grep -q "^# cmdline : .* record -g -o .* -c 100000 -p ${pid} -- sleep 1 *$"
 	grep -q "^perf[^;]*;.*noploop" "$d/p.folded"
