@@ -17,6 +17,7 @@
 #include "util/evsel.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
+#include "util/flamegraph-diff.h"
 #include "util/flamegraph-output.h"
 #include "util/flamegraph-record.h"
 #include "util/flamegraph-srcline.h"
@@ -91,6 +92,8 @@ struct perf_flamegraph {
 	int			nr_replaced;
 	struct flamegraph_output out;
 	const char		*output;
+	/* --diff's recording: the graph before, this one's after. */
+	const char		*diff_base;
 	const char		*format_str;
 	enum flamegraph_format	format;
 	const char		*template_path;
@@ -115,6 +118,8 @@ struct perf_flamegraph {
 	u64			nr_other_event;
 	u64			nr_resolved;	/* not from a remembered stack */
 	u64			nr_by_callers;	/* of which only the IP resolved */
+	/* When they began: events, decoding, finish, write. */
+	u64			phases[4];
 };
 
 /*
@@ -913,10 +918,11 @@ static bool input_is_whole(const char *path)
 	return whole;
 }
 
-static int __cmd_flamegraph(struct perf_flamegraph *pfg)
+/* The session's samples into finished graphs: what is written or compared. */
+static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
-	u64 t[5];
+	u64 *t = pfg->phases;
 	int err, i;
 
 	if (pfg->cpu_list) {
@@ -961,14 +967,23 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	if (err)
 		return err;
 	t[3] = now_ns();
-	err = perf_flamegraph__write(pfg);
+	return 0;
+}
+
+static int __cmd_flamegraph(struct perf_flamegraph *pfg)
+{
+	u64 *t = pfg->phases, end;
+	int err = perf_flamegraph__build(pfg);
+
+	if (!err)
+		err = perf_flamegraph__write(pfg);
 	if (err)
 		return err;
-	t[4] = now_ns();
+	end = now_ns();
 	/* Where the time went, for make bench. */
 	pr_debug("perf flamegraph: phases (ms): events %.1f, disassembly %.1f, finish %.1f, write %.1f\n",
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
-		 (t[4] - t[3]) / 1e6);
+		 (end - t[3]) / 1e6);
 	pr_debug("perf flamegraph: %llu samples resolved (%llu of them under callers seen before), the others counted where a sample of the same stack went\n",
 		 (unsigned long long)pfg->nr_resolved,
 		 (unsigned long long)pfg->nr_by_callers);
@@ -1003,6 +1018,123 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* A session of @data for @pfg's tool, its symbols set up. */
+static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *data)
+{
+	if (!input_is_readable(data->path))
+		return -EISDIR;
+	if (!input_is_whole(data->path))
+		return -EINVAL;
+
+	perf_tool__init(&pfg->tool, /*ordered_events=*/true);
+	pfg->tool.sample	 = process_sample_event;
+	pfg->tool.mmap		 = process_mmap_event;
+	pfg->tool.mmap2		 = process_mmap2_event;
+	pfg->tool.comm		 = process_comm_event;
+	pfg->tool.exit		 = process_exit_event;
+	pfg->tool.fork		 = process_fork_event;
+	pfg->tool.namespaces	 = perf_event__process_namespaces;
+	pfg->tool.ksymbol	 = process_ksymbol_event;
+	pfg->tool.attr		 = process_attr;
+	pfg->tool.build_id	 = perf_event__process_build_id;
+#ifdef HAVE_LIBTRACEEVENT
+	pfg->tool.tracing_data	 = perf_event__process_tracing_data;
+#endif
+	pfg->tool.id_index	 = perf_event__process_id_index;
+	pfg->tool.feature	 = process_feature_event;
+	pfg->tool.ordering_requires_timestamps = true;
+
+	pfg->session = perf_session__new(data, &pfg->tool);
+	if (IS_ERR(pfg->session)) {
+		int err = PTR_ERR(pfg->session);
+
+		pfg->session = NULL;
+		return err;
+	}
+	symbol_conf.try_vmlinux_path = true;
+	return symbol__init(perf_session__env(pfg->session));
+}
+
+/* What perf_flamegraph__open() and reading the session made. */
+static void perf_flamegraph__close(struct perf_flamegraph *pfg)
+{
+	int i;
+
+	perf_session__delete(pfg->session);
+	pfg->session = NULL;
+	for (i = 0; i < pfg->nr_events; i++)
+		perf_flamegraph_event__delete(pfg->events[i]);
+	zfree(&pfg->events);
+	pfg->nr_events = 0;
+	zfree(&pfg->graphs);
+	pfg->nr_graphs = 0;
+	for (i = 0; i < pfg->nr_replaced; i++)
+		dso__put(pfg->replaced[i]);
+	zfree(&pfg->replaced);
+	pfg->nr_replaced = 0;
+	zfree(&pfg->frames);
+	pfg->alloc_frames = 0;
+	zfree(&pfg->ptime_range);
+}
+
+/*
+ * --diff: the graph of the recording before, made with the same options,
+ * then this one's, written as one.
+ */
+static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
+{
+	struct perf_flamegraph old = *pfg;
+	struct perf_data data = {
+		.path  = pfg->diff_base,
+		.mode  = PERF_DATA_MODE_READ,
+		.force = pfg->session->data->force,
+	};
+	FILE *fp;
+	int err;
+
+	/* Only the options are old's: what reading makes is its own. */
+	old.session = NULL;
+	old.events = NULL;
+	old.nr_events = 0;
+	old.graphs = NULL;
+	old.nr_graphs = 0;
+	old.replaced = NULL;
+	old.nr_replaced = 0;
+	old.frames = NULL;
+	old.alloc_frames = 0;
+	old.ptime_range = NULL;
+	old.nr_other_event = 0;
+	old.nr_resolved = 0;
+	old.nr_by_callers = 0;
+	err = perf_flamegraph__open(&old, &data);
+	if (!err)
+		err = perf_flamegraph__build(&old);
+	if (!err)
+		err = perf_flamegraph__build(pfg);
+	if (err)
+		goto out;
+	fp = flamegraph_output__open(&pfg->out);
+	if (!fp) {
+		err = -EIO;
+		goto out;
+	}
+	if (pfg->format == FLAMEGRAPH_JSON)
+		err = flamegraph_diff__write_json(old.graphs[0], pfg->graphs[0], fp);
+	else
+		err = flamegraph_diff__write_folded(old.graphs[0], pfg->graphs[0], fp);
+	err = flamegraph_output__close(&pfg->out, err);
+	if (!err && !quiet)
+		fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s' before (%s), %" PRIu64
+			" after (%s), wrote %s (%s, two weights)\n",
+			old.graphs[0]->nr_samples, old.graphs[0]->event ?: "?", pfg->diff_base,
+			pfg->graphs[0]->nr_samples, pfg->session->data->path,
+			strcmp(pfg->output, "-") ? pfg->output : "stdout",
+			flamegraph_format__name(pfg->format));
+out:
+	perf_flamegraph__close(&old);
+	return err;
+}
+
 int cmd_flamegraph(int argc, const char **argv)
 {
 	struct perf_flamegraph pfg = {
@@ -1027,6 +1159,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		   "output file name, - for stdout (default: flamegraph.html)"),
 	OPT_STRING(0, "format", &pfg.format_str, "html|json|folded",
 		   "output format (default: from the output's extension, else html)"),
+	OPT_STRING(0, "diff", &pfg.diff_base, "file",
+		   "the recording before: each frame with its weight in it and in -i's"),
 	OPT_STRING(0, "template", &pfg.template_path, "file",
 		   "write html into this d3-flame-graph template, as flamegraph.py --template"),
 	OPT_BOOLEAN('f', "force", &data.force, "don't complain, do it"),
@@ -1138,6 +1272,21 @@ int cmd_flamegraph(int argc, const char **argv)
 			goto out_usage;
 		}
 	}
+	if (pfg.diff_base) {
+		if (pfg.format == FLAMEGRAPH_HTML) {
+			pr_err("--diff: writes json or folded (--format, or an output named .json or .folded)\n");
+			goto out_usage;
+		}
+		if (pfg.nr_event_names > 1) {
+			pr_err("--diff: compares one event\n");
+			goto out_usage;
+		}
+		if (strcmp(pfg.output, "-") && same_file(pfg.diff_base, pfg.output)) {
+			pr_err("the output %s is the --diff input: refusing to overwrite it\n",
+			       pfg.output);
+			goto out_usage;
+		}
+	}
 	if (pfg.template_path) {
 		if (pfg.format != FLAMEGRAPH_HTML) {
 			pr_err("--template: only for html output\n");
@@ -1192,54 +1341,10 @@ int cmd_flamegraph(int argc, const char **argv)
 			goto out;
 	}
 
-	if (!input_is_readable(data.path)) {
-		ret = -EISDIR;
-		goto out;
-	}
-	if (!input_is_whole(data.path)) {
-		ret = -EINVAL;
-		goto out;
-	}
-
-	perf_tool__init(&pfg.tool, /*ordered_events=*/true);
-	pfg.tool.sample		 = process_sample_event;
-	pfg.tool.mmap		 = process_mmap_event;
-	pfg.tool.mmap2		 = process_mmap2_event;
-	pfg.tool.comm		 = process_comm_event;
-	pfg.tool.exit		 = process_exit_event;
-	pfg.tool.fork		 = process_fork_event;
-	pfg.tool.namespaces	 = perf_event__process_namespaces;
-	pfg.tool.ksymbol	 = process_ksymbol_event;
-	pfg.tool.attr		 = process_attr;
-	pfg.tool.build_id	 = perf_event__process_build_id;
-#ifdef HAVE_LIBTRACEEVENT
-	pfg.tool.tracing_data	 = perf_event__process_tracing_data;
-#endif
-	pfg.tool.id_index	 = perf_event__process_id_index;
-	pfg.tool.feature	 = process_feature_event;
-	pfg.tool.ordering_requires_timestamps = true;
-
-	pfg.session = perf_session__new(&data, &pfg.tool);
-	if (IS_ERR(pfg.session)) {
-		ret = PTR_ERR(pfg.session);
-		pfg.session = NULL;
-		goto out;
-	}
-	symbol_conf.try_vmlinux_path = true;
-	ret = symbol__init(perf_session__env(pfg.session));
+	ret = perf_flamegraph__open(&pfg, &data);
 	if (!ret)
-		ret = __cmd_flamegraph(&pfg);
-
-	perf_session__delete(pfg.session);
-	for (i = 0; i < pfg.nr_events; i++)
-		perf_flamegraph_event__delete(pfg.events[i]);
-	free(pfg.events);
-	free(pfg.graphs);
-	for (i = 0; i < pfg.nr_replaced; i++)
-		dso__put(pfg.replaced[i]);
-	free(pfg.replaced);
-	free(pfg.frames);
-	zfree(&pfg.ptime_range);
+		ret = pfg.diff_base ? perf_flamegraph__diff(&pfg) : __cmd_flamegraph(&pfg);
+	perf_flamegraph__close(&pfg);
 	usage = pfg.bad_option;
 	goto out;
 out_usage:

@@ -265,10 +265,10 @@ static void folded__put_name(FILE *fp, const char *name)
 	}
 }
 
-static void folded__put_path(FILE *fp, const struct flamegraph_node *node)
+void flamegraph_node__write_folded_path(const struct flamegraph_node *node, FILE *fp)
 {
 	if (node->parent && node->parent->kind != FLAMEGRAPH_ROOT) {
-		folded__put_path(fp, node->parent);
+		flamegraph_node__write_folded_path(node->parent, fp);
 		fputc(';', fp);
 	}
 	folded__put_name(fp, node->label);
@@ -285,13 +285,18 @@ static void flamegraph_node__write_folded(const struct flamegraph_node *node,
 			folded__put_name(fp, event);
 			fputc(';', fp);
 		}
-		folded__put_path(fp, node);
+		flamegraph_node__write_folded_path(node, fp);
 		fputc(' ', fp);
 		put_u64(fp, node->self);
 		fputc('\n', fp);
 	}
 	for (i = 0; i < node->nr_children; i++)
 		flamegraph_node__write_folded(node->sorted[i], fp, event);
+}
+
+void flamegraph__put_json_string(FILE *fp, const char *str)
+{
+	json__put_string(fp, str, /*html_safe=*/false);
 }
 
 int flamegraph__write_folded(struct flamegraph *fg, FILE *fp)

@@ -8,6 +8,7 @@
 
 struct evsel;
 struct flamegraph;
+struct flamegraph_node;
 struct strbuf;
 struct perf_session;
 
@@ -97,6 +98,25 @@ int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe);
  * Return: 0 on success, -EIO when writing failed.
  */
 int flamegraph__write_folded(struct flamegraph *fg, FILE *fp);
+
+/**
+ * flamegraph_node__write_folded_path - write a node's stack as folded does
+ * @node: a node of a finished flame graph, not its root
+ * @fp: output stream
+ *
+ * Its frames from the outermost (the comm) to @node, as
+ * flamegraph__write_folded() writes them before a line's count.
+ */
+void flamegraph_node__write_folded_path(const struct flamegraph_node *node, FILE *fp);
+
+/**
+ * flamegraph__put_json_string - write a string as a JSON string
+ * @fp: output stream
+ * @str: the string, any bytes: those that are not UTF-8 become U+FFFD
+ *
+ * As flamegraph__write_json() writes names, quotes included.
+ */
+void flamegraph__put_json_string(FILE *fp, const char *str);
 
 /**
  * flamegraph__write_html - write a self-contained interactive page

@@ -368,5 +368,85 @@ test_bad_input() {
 	grep -q keep "${keep}"
 }
 
+test_diff() {
+	echo "--diff: two recordings of the same program, each frame with both weights"
+	local d="${workdir}/diff"
+
+	mkdir "$d"
+	build_workload "$d/prog"
+	perf record -q -e cpu-clock -c 50000 -g -o "$d/old.data" "$d/prog" 300 2> /dev/null
+	perf record -q -e cpu-clock -c 50000 -g -o "$d/new.data" "$d/prog" 300 2> /dev/null
+	perf flamegraph --asm -i "$d/old.data" -o "$d/old.json" 2> /dev/null
+	perf flamegraph --asm -i "$d/new.data" -o "$d/new.json" 2> /dev/null
+	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.json" \
+		2> "$d/err"
+	grep -q "samples of 'cpu-clock' before ($d/old.data), [0-9]* after" "$d/err"
+	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.folded" \
+		2> /dev/null
+	perf flamegraph --asm --diff "$d/old.data" -i "$d/old.data" -o "$d/self.json" \
+		2> /dev/null
+	# Each side's weights are its own graph's, frame for frame; two runs
+	# of the same work differ by noise only; a file against itself by
+	# nothing.
+	python3 - "$d" <<'PY'
+import json, sys
+d = sys.argv[1]
+def load(name):
+    return json.load(open(f'{d}/{name}'))
+def total(n):
+    return n['v'] + sum(total(c) for c in n['c'])
+def paths(n, path=()):
+    here = path + ((n['k'], n.get('d', ''), n['n']),)
+    yield here, n
+    for c in n['c']:
+        yield from paths(c, here)
+# The diff's nodes, keyed as the graphs' (kind, dso, label) paths.
+def dpaths(n, path=()):
+    here = path + ((n['kind'], n['dso'], n['n']),)
+    yield here, n
+    for c in n['c']:
+        yield from dpaths(c, here)
+diff = dict(dpaths(load('diff.json')))
+for side in ('old', 'new'):
+    g = load(f'{side}.json')
+    for p, n in paths(g):
+        assert p in diff, f'{side}: {p} not in the diff'
+        assert diff[p][side] == total(n), f'{side}: {p}: {diff[p][side]} != {total(n)}'
+    for p, n in diff.items():
+        if n['match'] in (side, 'both'):
+            continue
+        assert n[side] == 0, f'{p} is not in {side} but weighs {n[side]}'
+funcs = [n for p, n in diff.items() if n['kind'] == 'func' and n['match'] == 'both']
+assert len(funcs) >= 5, funcs
+worst = max(funcs, key=lambda n: abs(n['delta']))
+assert abs(worst['delta']) <= 3, f"{worst['n']}: {worst['delta']} points between two runs"
+def zero(n):
+    assert n['match'] == 'both' and n['old'] == n['new'] and n['delta'] == 0, n['n']
+    for c in n['c']:
+        zero(c)
+zero(load('self.json'))
+PY
+	# Folded: "stack old new" lines that sum to each side's weight, which
+	# is perf script's sum of the periods.
+	for side in old new; do
+		awk -v c="$([ $side = old ] && echo 1 || echo 0)" \
+			'{ n += c ? $(NF - 1) : $NF } END { print n }' "$d/diff.folded" > "$d/$side.sum"
+		perf script -i "$d/$side.data" -F period 2> /dev/null |
+			awk '{ n += $1 } END { print n }' | cmp - "$d/$side.sum"
+	done
+	grep -q "^prog;.*;mix;[^;]* \[0x[0-9a-f]*\] [0-9]* [0-9]*$" "$d/diff.folded"
+	# Only json and folded; the --diff file is never the output.
+	refute perf flamegraph --diff "$d/old.data" -i "$d/new.data" -o "$d/x.html" \
+		2> "$d/err"
+	grep -q "^--diff: writes json or folded" "$d/err"
+	cp "$d/old.data" "$d/keep.data"
+	refute perf flamegraph --diff "$d/old.data" -i "$d/new.data" -o "$d/old.data" \
+		--format json 2> "$d/err"
+	grep -q "is the --diff input: refusing to overwrite it" "$d/err"
+	cmp "$d/old.data" "$d/keep.data"
+	refute perf flamegraph --diff "$d/none.data" -i "$d/new.data" -o "$d/x.json" \
+		2> /dev/null
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
-	test_record_command test_bad_input
+	test_record_command test_bad_input test_diff
