@@ -430,7 +430,8 @@ PY
 	# is perf script's sum of the periods.
 	for side in old new; do
 		awk -v c="$([ $side = old ] && echo 1 || echo 0)" \
-			'{ n += c ? $(NF - 1) : $NF } END { print n }' "$d/diff.folded" > "$d/$side.sum"
+			'{ n += c ? $(NF - 1) : $NF } END { print n }' \
+			"$d/diff.folded" > "$d/$side.sum"
 		perf script -i "$d/$side.data" -F period 2> /dev/null |
 			awk '{ n += $1 } END { print n }' | cmp - "$d/$side.sum"
 	done
