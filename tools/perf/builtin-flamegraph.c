@@ -1084,6 +1084,7 @@ static void perf_flamegraph__close(struct perf_flamegraph *pfg)
 static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 {
 	struct perf_flamegraph old = *pfg;
+	struct flamegraph_diff diff = { .old = NULL, };
 	struct perf_data data = {
 		.path  = pfg->diff_base,
 		.mode  = PERF_DATA_MODE_READ,
@@ -1113,15 +1114,22 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 		err = perf_flamegraph__build(pfg);
 	if (err)
 		goto out;
+	diff.old = old.graphs[0];
+	diff.new = pfg->graphs[0];
+	/* Instruction leaves are paired across a rebuild only with --asm. */
+	if (pfg->asm_leaves) {
+		diff.old_env = perf_session__env(old.session);
+		diff.new_env = perf_session__env(pfg->session);
+	}
 	fp = flamegraph_output__open(&pfg->out);
 	if (!fp) {
 		err = -EIO;
 		goto out;
 	}
 	if (pfg->format == FLAMEGRAPH_JSON)
-		err = flamegraph_diff__write_json(old.graphs[0], pfg->graphs[0], fp);
+		err = flamegraph_diff__write_json(&diff, fp);
 	else
-		err = flamegraph_diff__write_folded(old.graphs[0], pfg->graphs[0], fp);
+		err = flamegraph_diff__write_folded(&diff, fp);
 	err = flamegraph_output__close(&pfg->out, err);
 	if (!err && !quiet)
 		fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s' before (%s), %" PRIu64

@@ -545,6 +545,86 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	return err;
 }
 
+ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_env *env,
+				       char ***lines, u64 **addrs)
+{
+	struct flamegraph_asm fa = { .fg = NULL, };
+	struct dso *dso = ms->map ? map__dso(ms->map) : NULL;
+	struct machine *machine;
+	char filename[PATH_MAX], line[512], **text = NULL;
+	u64 pos, size, *at = NULL;
+	size_t nr = 0, alloc = 0, i;
+	u8 *code = NULL;
+	int err = 0;
+
+	*lines = NULL;
+	*addrs = NULL;
+	if (!dso || !ms->sym || !ms->thread || ms->sym->end <= ms->sym->start)
+		return 0;
+	machine = maps__machine(thread__maps(ms->thread));
+	flamegraph_asm__choose(&fa, env);
+	if (!fa.in_process)
+		return 0;
+	if (map_symbol__get_arch((struct map_symbol *)ms, &fa.args.arch))
+		fa.args.arch = NULL;
+	if (dso__disassemble_filename(dso, filename, sizeof(filename)))
+		filename[0] = '\0';
+	pos = ms->sym->start;
+	size = ms->sym->end - ms->sym->start;
+	code = malloc(size);
+	if (!code) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (dso__data_read_offset(dso, machine, pos, code, size) != (ssize_t)size)
+		goto out;
+	while (pos < ms->sym->end) {
+		int len = flamegraph_asm__line(&fa, ms, filename, code + pos - ms->sym->start,
+					       ms->sym->end - pos,
+					       map__rip_2objdump(ms->map, pos), line, sizeof(line));
+		struct flamegraph_insn insn = { .text = NULL, };
+
+		if (len <= 0)
+			break;
+		if (nr == alloc) {
+			char **t = realloc(text, (alloc ? 2 * alloc : 64) * sizeof(*text));
+			u64 *a;
+
+			if (t)
+				text = t;
+			a = t ? realloc(at, (alloc ? 2 * alloc : 64) * sizeof(*at)) : NULL;
+			if (!a) {
+				err = -ENOMEM;
+				goto out;
+			}
+			at = a;
+			alloc = alloc ? 2 * alloc : 64;
+		}
+		err = flamegraph_insn__set_text(&insn, line);
+		if (err)
+			goto out;
+		text[nr] = insn.text;
+		at[nr++] = map__rip_2objdump(ms->map, pos);
+		pos += len;
+	}
+out:
+	for (i = 0; i < ARRAY_SIZE(fa.llvm); i++) {
+		llvm_insn_decoder__delete(fa.llvm[i]);
+		capstone_insn_decoder__delete(fa.capstone[i]);
+	}
+	free(code);
+	if (err || !nr) {
+		for (i = 0; i < nr; i++)
+			free(text[i]);
+		free(text);
+		free(at);
+		return err;
+	}
+	*lines = text;
+	*addrs = at;
+	return nr;
+}
+
 /* By DSO, kernel or not, then address: a DSO's instructions together. */
 static int flamegraph_insn__cmp(const void *a, const void *b)
 {

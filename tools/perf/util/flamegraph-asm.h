@@ -2,7 +2,11 @@
 #ifndef __PERF_FLAMEGRAPH_ASM_H
 #define __PERF_FLAMEGRAPH_ASM_H
 
+#include <linux/types.h>
+#include <sys/types.h>
+
 struct flamegraph;
+struct map_symbol;
 struct perf_env;
 
 /**
@@ -41,5 +45,26 @@ struct perf_env;
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env);
+
+/**
+ * flamegraph__disassemble_symbol - a function's instructions, from its start
+ * @ms: the function: its map, symbol and thread (borrowed)
+ * @env: the environment of its recording (perf_session__env())
+ * @lines: set to the instructions' texts, as --asm's leaves show them
+ *         (owned by the caller: free() each, then the array)
+ * @addrs: set to their addresses as perf annotate and objdump print them
+ *         (owned by the caller)
+ *
+ * Decodes from the symbol's start as perf annotate does, with the
+ * in-process disassemblers of annotate.disassemblers (LLVM, capstone),
+ * the bytes read through perf's dso access: the build-id cache's copy of
+ * the binary recorded, however it was rebuilt since. Stops at the first
+ * instruction they can't decode; objdump is not run.
+ *
+ * Return: the number of instructions, 0 if none could be decoded (no
+ * bytes, no in-process disassembler), or -ENOMEM.
+ */
+ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_env *env,
+				       char ***lines, u64 **addrs);
 
 #endif /* __PERF_FLAMEGRAPH_ASM_H */

@@ -5,44 +5,70 @@
 #include <stdio.h>
 
 struct flamegraph;
+struct perf_env;
 
 /**
- * flamegraph_diff__write_folded - two graphs' stacks, each with both weights
- * @old: the finished graph before (perf flamegraph --diff's file)
- * @new: the finished graph after (perf flamegraph -i's file)
+ * struct flamegraph_diff - two finished graphs of a workload, to write as one
+ * @old: the graph before (perf flamegraph --diff's file)
+ * @new: the graph after (perf flamegraph -i's file)
+ * @old_env: the environment of @old's recording, to disassemble its
+ *           functions (perf_session__env()); NULL: no aligning
+ * @new_env: likewise for @new
+ *
+ * A frame is the same frame in both when its kind, its DSO's short name
+ * and its label are: functions by name (with the start address where a
+ * DSO has the name twice). An instruction leaf is the same when its
+ * label is (its text and address: the same build of its binary), else,
+ * under a function found in both, when aligning the two disassemblies of
+ * that function pairs their addresses: each function decoded from its
+ * start with flamegraph__disassemble_symbol() (the bytes of each build
+ * from its own build-id cache entry), the two instruction lists aligned
+ * as a longest common subsequence of their texts with numbers (addresses,
+ * offsets, displacements) left out, so an instruction inserted by a
+ * rebuild is new and the loop around it keeps its identity.
+ */
+struct flamegraph_diff {
+	struct flamegraph	*old;
+	struct flamegraph	*new;
+	struct perf_env		*old_env;
+	struct perf_env		*new_env;
+};
+
+/**
+ * flamegraph_diff__write_folded - the two graphs' stacks, each with both weights
+ * @diff: the two graphs
  * @fp: where to write
  *
  * One line per stack that ended there in either graph, "frames old new",
  * as FlameGraph's difffolded.pl writes them (flamegraph.pl and inferno
- * read them): the frames as flamegraph__write_folded() names them, then
- * the stack's weight in @old and in @new (periods or samples, as each
- * graph counts them; 0 where the stack is not in it). NEW's stacks come
- * first, in its order, then those only OLD has. A frame is the same
- * frame in both when its kind, its DSO's short name and its label are:
- * frames by function name (with the start address where a DSO has the
- * name twice), instruction leaves by their text and address, so an
- * instruction matches only in the same build of its binary.
+ * read them): the frames as flamegraph__write_folded() names them (NEW's
+ * where both have the frame), then the stack's weight in @old and in @new
+ * (periods or samples, as each graph counts them; 0 where the stack is
+ * not in it). NEW's stacks come first, in its order, then those only OLD
+ * has.
  *
- * Return: 0, or -EIO if a write failed.
+ * Return: 0, -ENOMEM, or -EIO if a write failed.
  */
-int flamegraph_diff__write_folded(struct flamegraph *old, struct flamegraph *new, FILE *fp);
+int flamegraph_diff__write_folded(struct flamegraph_diff *diff, FILE *fp);
 
 /**
  * flamegraph_diff__write_json - the two graphs as one tree, with both weights
- * @old: the finished graph before
- * @new: the finished graph after
+ * @diff: the two graphs
  * @fp: where to write
  *
- * NEW's tree with OLD's frames added where NEW has none (with 0 after):
- * every node an object with "n" (label), "kind", "dso", "match" ("both",
- * "old" or "new": in which graphs the frame is), "old" and "new" (its
- * total weight in each), "old_share" and "new_share" (that weight in
- * percent of its graph's total, so runs of different lengths compare),
- * "delta" (new_share - old_share, in points) and "c" (its children).
- * Frames are matched as by flamegraph_diff__write_folded().
+ * NEW's tree with OLD's frames added where NEW has none: every node an
+ * object with "n" (label, NEW's where both have the frame), "kind",
+ * "dso", "match" ("both", "old" or "new": in which graphs the frame is),
+ * for instruction leaves "how" ("address": the same address and text,
+ * "aligned": paired by aligning the disassemblies, "unmatched"), "old_n"
+ * (OLD's label, where it differs: an aligned leaf's address before),
+ * "old" and "new" (its total weight in each), "old_share" and "new_share"
+ * (that weight in percent of its graph's total, so runs of different
+ * lengths compare), "delta" (new_share - old_share, in points) and "c"
+ * (its children).
  *
- * Return: 0, or -EIO if a write failed.
+ * Return: 0, -ENOMEM, or -EIO if a write failed.
  */
-int flamegraph_diff__write_json(struct flamegraph *old, struct flamegraph *new, FILE *fp);
+int flamegraph_diff__write_json(struct flamegraph_diff *diff, FILE *fp);
 
 #endif /* __PERF_FLAMEGRAPH_DIFF_H */

@@ -374,8 +374,35 @@ test_diff() {
 
 	mkdir "$d"
 	build_workload "$d/prog"
-	perf record -q -e cpu-clock -c 50000 -g -o "$d/old.data" "$d/prog" 300 2> /dev/null
-	perf record -q -e cpu-clock -c 50000 -g -o "$d/new.data" "$d/prog" 300 2> /dev/null
+	# Two runs of the same work, side by side, so that what else the
+	# machine does (a VM's stolen time counts as cpu-clock) weighs on
+	# both alike. Within 3 points of each other, each function; a pair
+	# that isn't is recorded again once: an outlier of that noise.
+	for attempt in 1 2; do
+		perf record -q -e cpu-clock -c 100000 -g -o "$d/old.data" "$d/prog" 1000 \
+			2> /dev/null &
+		perf record -q -e cpu-clock -c 100000 -g -o "$d/new.data" "$d/prog" 1000 \
+			2> /dev/null
+		wait $!
+		perf flamegraph --diff "$d/old.data" -i "$d/new.data" -o "$d/funcs.json" \
+			2> /dev/null
+		python3 - "$d/funcs.json" <<'PY' && break
+import json, sys
+funcs = []
+def walk(n):
+    if n['kind'] == 'func' and n['match'] == 'both':
+        funcs.append(n)
+    for c in n['c']:
+        walk(c)
+walk(json.load(open(sys.argv[1])))
+assert len(funcs) >= 5, funcs
+worst = max(funcs, key=lambda n: abs(n['delta']))
+if abs(worst['delta']) > 3:
+    print(f"{worst['n']}: {worst['delta']:.2f} points between two runs")
+    sys.exit(1)
+PY
+		test $attempt -eq 1
+	done
 	perf flamegraph --asm -i "$d/old.data" -o "$d/old.json" 2> /dev/null
 	perf flamegraph --asm -i "$d/new.data" -o "$d/new.json" 2> /dev/null
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.json" \
@@ -385,9 +412,8 @@ test_diff() {
 		2> /dev/null
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/old.data" -o "$d/self.json" \
 		2> /dev/null
-	# Each side's weights are its own graph's, frame for frame; two runs
-	# of the same work differ by noise only; a file against itself by
-	# nothing.
+	# Each side's weights are its own graph's, frame for frame; a file
+	# against itself differs by nothing.
 	python3 - "$d" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -416,10 +442,6 @@ for side in ('old', 'new'):
         if n['match'] in (side, 'both'):
             continue
         assert n[side] == 0, f'{p} is not in {side} but weighs {n[side]}'
-funcs = [n for p, n in diff.items() if n['kind'] == 'func' and n['match'] == 'both']
-assert len(funcs) >= 5, funcs
-worst = max(funcs, key=lambda n: abs(n['delta']))
-assert abs(worst['delta']) <= 3, f"{worst['n']}: {worst['delta']} points between two runs"
 def zero(n):
     assert n['match'] == 'both' and n['old'] == n['new'] and n['delta'] == 0, n['n']
     for c in n['c']:
@@ -449,5 +471,67 @@ PY
 		2> /dev/null
 }
 
+test_diff_rebuild() {
+	echo "--diff across a rebuild: an inserted multiply, the loop around it aligned"
+	local d="${workdir}/rebuild" src="${shelldir}/lib/flamegraph_rebuild.c" side
+
+	mkdir "$d"
+	build_program "$d/prog" "${src}"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/old.data" "$d/prog" 100 2> /dev/null
+	nm -S "$d/prog" | awk '$4 == "hot" { print $2 }' > "$d/old.size"
+	# Rebuilt in place: OLD's code is only in the build-id cache now.
+	build_program "$d/prog" "${src}" -DEXTRA
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/new.data" "$d/prog" 100 2> /dev/null
+	nm -S "$d/prog" | awk '$4 == "hot" { print $2 }' > "$d/new.size"
+	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.json" \
+		2> /dev/null
+	for side in old new; do
+		# Children: a function's samples and its callees', as its frame.
+		perf report -i "$d/$side.data" --children -g none --sort sym -q --stdio \
+			--no-inline 2> /dev/null > "$d/$side.report"
+	done
+	python3 - "$d" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+diff = json.load(open(f'{d}/diff.json'))
+grew = int(open(f'{d}/new.size').read(), 16) - int(open(f'{d}/old.size').read(), 16)
+assert grew > 0, grew
+def func(n, name):
+    if n['kind'] == 'func' and n['n'] == name:
+        return n
+    for c in n['c']:
+        f = func(c, name)
+        if f:
+            return f
+def split(label):
+    m = re.match(r'^(.*) \[0x([0-9a-f]+)\]$', label)
+    return m.group(1), int(m.group(2), 16)
+hot = func(diff, 'hot')
+assert hot and hot['match'] == 'both', hot
+leaves = [c for c in hot['c'] if c['kind'] == 'insn']
+aligned = [c for c in leaves if c['how'] == 'aligned']
+# The loop after the multiply: the same instructions, moved by its size.
+assert len(aligned) >= 3, [(c['n'], c['how']) for c in leaves]
+for c in aligned:
+    (text, addr), (old_text, old_addr) = split(c['n']), split(c['old_n'])
+    assert text == old_text and addr - old_addr == grew, (c['n'], c['old_n'], grew)
+for c in leaves:
+    assert (c['how'] == 'unmatched') == (c['match'] != 'both'), c
+# Each function's delta: the difference of its shares in the perf reports.
+def report(side):
+    r = {}
+    for line in open(f'{d}/{side}.report'):
+        m = re.match(r'^\s*([0-9.]+)%\s+[0-9.]+%\s+\[\.\]\s+(\S+)', line)
+        if m:
+            r[m.group(2)] = float(m.group(1))
+    return r
+old, new = report('old'), report('new')
+for name in ('hot', 'cold'):
+    f = func(diff, name)
+    want = new[name] - old[name]
+    assert abs(f['delta'] - want) <= 0.011, (name, f['delta'], want)
+PY
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
-	test_record_command test_bad_input test_diff
+	test_record_command test_bad_input test_diff test_diff_rebuild
