@@ -6,9 +6,11 @@
  * two disassemblies of their function.
  */
 #include "flamegraph-diff.h"
+#include "dso.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
 #include "flamegraph-output.h"
+#include "map.h"
 
 #include <linux/zalloc.h>
 
@@ -103,6 +105,20 @@ static void flamegraph_diff__normalise(char *s)
 }
 
 /*
+ * Whether @old and @new, one function, are in the same build of their
+ * binary: its leaves then match by address or not at all.
+ */
+static bool flamegraph_diff__same_build(const struct flamegraph_node *old,
+					const struct flamegraph_node *new)
+{
+	const struct dso *a = old->ms.map ? map__dso(old->ms.map) : NULL;
+	const struct dso *b = new->ms.map ? map__dso(new->ms.map) : NULL;
+
+	return a && b && dso__has_build_id(a) && dso__has_build_id(b) &&
+	       dso__build_id_equal(a, dso__bid(b));
+}
+
+/*
  * Pair the instructions of @old and @new, one function in two builds:
  * both decoded from their start, aligned as the longest common
  * subsequence of their texts without numbers. Nothing is paired where
@@ -119,7 +135,8 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 	u32 *t = NULL;
 
 	al->done = true;
-	if (!diff->old_env || !diff->new_env || !old->ms.sym || !new->ms.sym)
+	if (!diff->old_env || !diff->new_env || !old->ms.sym || !new->ms.sym ||
+	    flamegraph_diff__same_build(old, new))
 		return;
 	no = flamegraph__disassemble_symbol(&old->ms, diff->old_env, &lo, &ao);
 	if (no > 0)
