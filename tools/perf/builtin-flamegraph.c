@@ -1116,6 +1116,8 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 		goto out;
 	diff.old = old.graphs[0];
 	diff.new = pfg->graphs[0];
+	diff.old_path = pfg->diff_base;
+	diff.new_path = pfg->session->data->path;
 	/* Instruction leaves are paired across a rebuild only with --asm. */
 	if (pfg->asm_leaves) {
 		diff.old_env = perf_session__env(old.session);
@@ -1128,8 +1130,10 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	}
 	if (pfg->format == FLAMEGRAPH_JSON)
 		err = flamegraph_diff__write_json(&diff, fp);
-	else
+	else if (pfg->format == FLAMEGRAPH_FOLDED)
 		err = flamegraph_diff__write_folded(&diff, fp);
+	else
+		err = flamegraph_diff__write_html(&diff, fp);
 	err = flamegraph_output__close(&pfg->out, err);
 	if (!err && !quiet)
 		fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s' before (%s), %" PRIu64
@@ -1281,8 +1285,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		}
 	}
 	if (pfg.diff_base) {
-		if (pfg.format == FLAMEGRAPH_HTML) {
-			pr_err("--diff: writes json or folded (--format, or an output named .json or .folded)\n");
+		if (pfg.template_path) {
+			pr_err("--diff: the d3-flame-graph template has no place for two weights\n");
 			goto out_usage;
 		}
 		if (pfg.nr_event_names > 1) {

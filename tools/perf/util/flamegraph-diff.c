@@ -40,7 +40,6 @@ struct flamegraph_diff_align {
 	u64	*old;
 	u64	*new;
 	size_t	nr;
-	bool	done;
 };
 
 /* The same frame in both graphs: its kind, DSO and label. */
@@ -104,6 +103,17 @@ static void flamegraph_diff__normalise(char *s)
 	*out = '\0';
 }
 
+static bool flamegraph_diff__has_leaves(const struct flamegraph_node *node)
+{
+	u32 i;
+
+	for (i = 0; i < node->nr_children; i++) {
+		if (node->sorted[i]->kind == FLAMEGRAPH_INSN)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Whether @old and @new, one function, are in the same build of their
  * binary: its leaves then match by address or not at all.
@@ -134,8 +144,8 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 	ssize_t no = 0, nn = 0, i, j;
 	u32 *t = NULL;
 
-	al->done = true;
 	if (!diff->old_env || !diff->new_env || !old->ms.sym || !new->ms.sym ||
+	    !flamegraph_diff__has_leaves(old) || !flamegraph_diff__has_leaves(new) ||
 	    flamegraph_diff__same_build(old, new))
 		return;
 	no = flamegraph__disassemble_symbol(&old->ms, diff->old_env, &lo, &ao);
@@ -230,30 +240,32 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 	enum flamegraph_diff_how how;
 	u32 i;
 
+	/*
+	 * Two builds of one function: its leaves by the alignment alone (an
+	 * address and text of the old build may be another instruction in
+	 * the new one); else by label.
+	 */
+	if (old && new && (old->kind == FLAMEGRAPH_FUNC || old->kind == FLAMEGRAPH_UNKNOWN))
+		flamegraph_diff__align(diff, old, new, &al);
 	for (i = 0; new && i < new->nr_children; i++) {
 		c = new->sorted[i];
-		m = flamegraph_diff__match(old, c);
-		how = m ? FLAMEGRAPH_DIFF_ADDRESS : FLAMEGRAPH_DIFF_UNMATCHED;
-		if (!m && old && c->kind == FLAMEGRAPH_INSN) {
-			if (!al.done)
-				flamegraph_diff__align(diff, old, new, &al);
+		if (al.nr && c->kind == FLAMEGRAPH_INSN) {
 			m = flamegraph_diff__aligned(&al, old, c);
-			if (m)
-				how = FLAMEGRAPH_DIFF_ALIGNED;
+			how = m ? FLAMEGRAPH_DIFF_ALIGNED : FLAMEGRAPH_DIFF_UNMATCHED;
+		} else {
+			m = flamegraph_diff__match(old, c);
+			how = m ? FLAMEGRAPH_DIFF_ADDRESS : FLAMEGRAPH_DIFF_UNMATCHED;
 		}
 		fn(diff, m, c, how, arg);
 	}
 	for (i = 0; old && i < old->nr_children; i++) {
 		c = old->sorted[i];
-		if (flamegraph_diff__match(new, c))
-			continue;
-		if (new && c->kind == FLAMEGRAPH_INSN) {
-			if (!al.done)
-				flamegraph_diff__align(diff, old, new, &al);
-			if (flamegraph_diff__aligned_old(&al, c, new))
-				continue;
-		}
-		fn(diff, c, NULL, FLAMEGRAPH_DIFF_UNMATCHED, arg);
+		if (al.nr && c->kind == FLAMEGRAPH_INSN)
+			m = flamegraph_diff__aligned_old(&al, c, new);
+		else
+			m = flamegraph_diff__match(new, c);
+		if (!m)
+			fn(diff, c, NULL, FLAMEGRAPH_DIFF_UNMATCHED, arg);
 	}
 	free(al.old);
 	free(al.new);
@@ -307,15 +319,15 @@ static void flamegraph_diff__json(struct flamegraph_diff *diff,
 
 	fputs(parent->first ? "{\"n\":" : ",{\"n\":", fp);
 	parent->first = false;
-	flamegraph__put_json_string(fp, node->label ?: "");
+	flamegraph__put_json_string(fp, node->label ?: "", /*html_safe=*/false);
 	fprintf(fp, ",\"kind\":\"%s\",\"dso\":", flamegraph_node__kind_name(node));
-	flamegraph__put_json_string(fp, dso ?: "");
+	flamegraph__put_json_string(fp, dso ?: "", /*html_safe=*/false);
 	fprintf(fp, ",\"match\":\"%s\"", old && new ? "both" : old ? "old" : "new");
 	if (node->kind == FLAMEGRAPH_INSN)
 		fprintf(fp, ",\"how\":\"%s\"", flamegraph_diff_how_names[how]);
 	if (old && new && strcmp(old->label ?: "", new->label ?: "")) {
 		fputs(",\"old_n\":", fp);
-		flamegraph__put_json_string(fp, old->label ?: "");
+		flamegraph__put_json_string(fp, old->label ?: "", /*html_safe=*/false);
 	}
 	fprintf(fp, ",\"old\":%" PRIu64 ",\"new\":%" PRIu64
 		",\"old_share\":%.4f,\"new_share\":%.4f,\"delta\":%.4f,\"c\":[",
@@ -333,4 +345,121 @@ int flamegraph_diff__write_json(struct flamegraph_diff *diff, FILE *fp)
 			      FLAMEGRAPH_DIFF_ADDRESS, &json);
 	fputc('\n', fp);
 	return ferror(fp) ? -EIO : 0;
+}
+
+/* Where flamegraph_diff__compact() writes, and its page's strings. */
+struct flamegraph_diff_page {
+	FILE				*fp;
+	struct flamegraph_strings	strings;
+	bool				first;
+	int				err;
+};
+
+static void put_index(struct flamegraph_diff_page *page, const char *s)
+{
+	long idx = flamegraph_strings__add(&page->strings, s);
+
+	if (idx < -1)
+		page->err = -ENOMEM;
+	fprintf(page->fp, "%ld,", idx < -1 ? -1 : idx);
+}
+
+/*
+ * [label, flags, dso, self, addr, srcline, [children], samples, old self,
+ *  old samples, how, old label]: the viewer's node (flamegraph-viewer.js)
+ * with OLD's weight and how an instruction leaf was matched (-1 for other
+ * frames), NEW's values where both have the frame.
+ */
+static void flamegraph_diff__compact(struct flamegraph_diff *diff,
+				     const struct flamegraph_node *old,
+				     const struct flamegraph_node *new,
+				     enum flamegraph_diff_how how, void *arg)
+{
+	struct flamegraph_diff_page *page = arg;
+	const struct flamegraph_node *node = new ?: old;
+	FILE *fp = page->fp;
+	int flags = node->kind;
+	bool first = page->first;
+
+	if (node->kernel)
+		flags |= 8;
+	if (flamegraph_node__is_jit(node))
+		flags |= 16;
+	fputs(first ? "[" : ",[", fp);
+	put_index(page, node->label);
+	fprintf(fp, "%d,", flags);
+	put_index(page, flamegraph_node__dso_name(node));
+	fprintf(fp, "%" PRIu64 ",\"", new ? new->self : 0);
+	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN)
+		fprintf(fp, "%" PRIx64, node->objdump_addr);
+	fputs("\",-1,[", fp);
+	page->first = true;
+	flamegraph_diff__children(diff, old, new, flamegraph_diff__compact, page);
+	page->first = false;
+	fprintf(fp, "],%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,", new ? new->samples : 0,
+		old ? old->self : 0, old ? old->samples : 0,
+		node->kind == FLAMEGRAPH_INSN ? (int)how : -1);
+	if (old && new && strcmp(old->label ?: "", new->label ?: ""))
+		put_index(page, old->label);
+	else
+		fputs("-1,", fp);
+	/* put_index() ends with a comma: the last element is a dummy 0. */
+	fputs("0]", fp);
+}
+
+static void put_info(FILE *fp, const char *key, const char *value)
+{
+	if (!value)
+		return;
+	fprintf(fp, ",\"%s\":", key);
+	flamegraph__put_json_string(fp, value, /*html_safe=*/true);
+}
+
+/* The page's data: the nodes first, in memory, for the strings they use. */
+static int flamegraph_diff__write_data(FILE *fp, void *arg)
+{
+	struct flamegraph_diff *diff = arg;
+	struct flamegraph_diff_page page = { .first = true, };
+	char *nodes = NULL;
+	size_t len = 0;
+	int err;
+
+	err = flamegraph_strings__init(&page.strings);
+	if (err)
+		return err;
+	page.fp = open_memstream(&nodes, &len);
+	if (!page.fp) {
+		err = -ENOMEM;
+		goto out;
+	}
+	flamegraph_diff__compact(diff, &diff->old->root, &diff->new->root,
+				 FLAMEGRAPH_DIFF_ADDRESS, &page);
+	if (fclose(page.fp) || page.err) {
+		err = page.err ?: -ENOMEM;
+		goto out;
+	}
+	fprintf(fp, "{\"v\":1,\"diff\":true,\"info\":{\"weight\":\"%s\"",
+		flamegraph_weight__name(diff->new->weight));
+	put_info(fp, "input", diff->new_path);
+	put_info(fp, "base", diff->old_path);
+	put_info(fp, "event", diff->new->event);
+	put_info(fp, "unit", diff->new->unit);
+	fputs("},\n\"strings\":", fp);
+	flamegraph_strings__write(&page.strings, fp);
+	fputs(",\n\"root\":", fp);
+	fwrite(nodes, 1, len, fp);
+	fputc('}', fp);
+out:
+	free(nodes);
+	flamegraph_strings__exit(&page.strings);
+	return err;
+}
+
+int flamegraph_diff__write_html(struct flamegraph_diff *diff, FILE *fp)
+{
+	struct flamegraph_info info = {
+		.title = "perf flamegraph --diff",
+	};
+
+	return flamegraph__write_page(fp, &info, flamegraph_diff__write_data, diff);
 }

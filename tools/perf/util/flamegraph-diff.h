@@ -14,6 +14,8 @@ struct perf_env;
  * @old_env: the environment of @old's recording, to disassemble its
  *           functions (perf_session__env()); NULL: no aligning
  * @new_env: likewise for @new
+ * @old_path: @old's recording, for the HTML page's header
+ * @new_path: @new's recording, likewise
  *
  * A frame is the same frame in both when its kind, its DSO's short name
  * and its label are: functions by name (with the start address where a
@@ -32,6 +34,8 @@ struct flamegraph_diff {
 	struct flamegraph	*new;
 	struct perf_env		*old_env;
 	struct perf_env		*new_env;
+	const char		*old_path;
+	const char		*new_path;
 };
 
 /**
@@ -70,5 +74,19 @@ int flamegraph_diff__write_folded(struct flamegraph_diff *diff, FILE *fp);
  * Return: 0, -ENOMEM, or -EIO if a write failed.
  */
 int flamegraph_diff__write_json(struct flamegraph_diff *diff, FILE *fp);
+
+/**
+ * flamegraph_diff__write_html - the two graphs as one page of the viewer
+ * @diff: the two graphs
+ * @fp: where to write
+ *
+ * The viewer's page (flamegraph__write_page()) of NEW's tree with OLD's
+ * frames added, each node with both weights and, for an instruction leaf,
+ * how it was matched: the viewer colours frames by the change of their
+ * share, red grew, blue shrank, and can draw OLD's shape instead.
+ *
+ * Return: 0, -ENOMEM, or -EIO if a write failed.
+ */
+int flamegraph_diff__write_html(struct flamegraph_diff *diff, FILE *fp);
 
 #endif /* __PERF_FLAMEGRAPH_DIFF_H */

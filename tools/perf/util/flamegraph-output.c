@@ -294,9 +294,9 @@ static void flamegraph_node__write_folded(const struct flamegraph_node *node,
 		flamegraph_node__write_folded(node->sorted[i], fp, event);
 }
 
-void flamegraph__put_json_string(FILE *fp, const char *str)
+void flamegraph__put_json_string(FILE *fp, const char *str, bool html_safe)
 {
-	json__put_string(fp, str, /*html_safe=*/false);
+	json__put_string(fp, str, html_safe);
 }
 
 int flamegraph__write_folded(struct flamegraph *fg, FILE *fp)
@@ -342,16 +342,38 @@ static bool string_equal(long key1, long key2, void *ctx __maybe_unused)
 	return strcmp((const char *)key1, (const char *)key2) == 0;
 }
 
-/* The strings of the page, each once, and their index in the table. */
-struct html_strings {
-	struct hashmap	*index;		/* string -> its index */
-	const char	**strings;
-	size_t		nr;
-	size_t		alloc;
-};
+int flamegraph_strings__init(struct flamegraph_strings *hs)
+{
+	*hs = (struct flamegraph_strings){
+		.index = hashmap__new(string_hash, string_equal, NULL),
+	};
+	if (IS_ERR(hs->index)) {
+		hs->index = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
 
-/* Index of @s in the table, added if new; -1 for NULL, -ENOMEM. */
-static long html_strings__add(struct html_strings *hs, const char *s)
+void flamegraph_strings__exit(struct flamegraph_strings *hs)
+{
+	hashmap__free(hs->index);
+	zfree(&hs->strings);
+}
+
+void flamegraph_strings__write(const struct flamegraph_strings *hs, FILE *fp)
+{
+	size_t i;
+
+	fputc('[', fp);
+	for (i = 0; i < hs->nr; i++) {
+		if (i)
+			fputc(',', fp);
+		json__put_string(fp, hs->strings[i], /*html_safe=*/true);
+	}
+	fputc(']', fp);
+}
+
+long flamegraph_strings__add(struct flamegraph_strings *hs, const char *s)
 {
 	long idx;
 
@@ -375,13 +397,13 @@ static long html_strings__add(struct html_strings *hs, const char *s)
 }
 
 static int flamegraph_node__collect(const struct flamegraph_node *node,
-				    struct html_strings *hs)
+				    struct flamegraph_strings *hs)
 {
 	u32 i;
 
-	if (html_strings__add(hs, node->label) < -1 ||
-	    html_strings__add(hs, flamegraph_node__dso_name(node)) < -1 ||
-	    html_strings__add(hs, flamegraph_node__srcline(node)) < -1)
+	if (flamegraph_strings__add(hs, node->label) < -1 ||
+	    flamegraph_strings__add(hs, flamegraph_node__dso_name(node)) < -1 ||
+	    flamegraph_strings__add(hs, flamegraph_node__srcline(node)) < -1)
 		return -ENOMEM;
 	for (i = 0; i < node->nr_children; i++) {
 		if (flamegraph_node__collect(node->sorted[i], hs))
@@ -392,7 +414,7 @@ static int flamegraph_node__collect(const struct flamegraph_node *node,
 
 /* [label, flags, dso, self, addr, srcline, [children], samples]: see the viewer. */
 static void flamegraph_node__write_compact(const struct flamegraph_node *node,
-					   struct html_strings *hs, FILE *fp)
+					   struct flamegraph_strings *hs, FILE *fp)
 {
 	int flags = node->kind;
 	long label, dso, srcline;
@@ -403,9 +425,9 @@ static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 	if (flamegraph_node__is_jit(node))
 		flags |= 16;
 	/* Collected before: found, not added. */
-	label = html_strings__add(hs, node->label);
-	dso = html_strings__add(hs, flamegraph_node__dso_name(node));
-	srcline = html_strings__add(hs, flamegraph_node__srcline(node));
+	label = flamegraph_strings__add(hs, node->label);
+	dso = flamegraph_strings__add(hs, flamegraph_node__dso_name(node));
+	srcline = flamegraph_strings__add(hs, flamegraph_node__srcline(node));
 	/* No fprintf() per node: see put_u64(). */
 	fputc('[', fp);
 	put_long(fp, label);
@@ -456,18 +478,26 @@ static void html__put_graph_info(FILE *fp, bool *first, const struct flamegraph 
  * One graph: its event, unit and view in "info" and its tree as "root".
  * Several: each with its own in "graphs", the first shown first.
  */
-static int flamegraph__write_data(struct flamegraph **graphs, int nr_graphs,
-				  FILE *fp, const struct flamegraph_info *info)
-{
-	struct html_strings hs = {
-		.index = hashmap__new(string_hash, string_equal, NULL),
-	};
-	bool first = true;
-	size_t i;
-	int err = 0, g;
+/* The graphs of flamegraph__write_pages(), for flamegraph__write_data(). */
+struct flamegraph_pages {
+	struct flamegraph		**graphs;
+	int				nr_graphs;
+	const struct flamegraph_info	*info;
+};
 
-	if (IS_ERR(hs.index))
-		return -ENOMEM;
+static int flamegraph__write_data(FILE *fp, void *arg)
+{
+	struct flamegraph_pages *pages = arg;
+	struct flamegraph **graphs = pages->graphs;
+	const struct flamegraph_info *info = pages->info;
+	int nr_graphs = pages->nr_graphs;
+	struct flamegraph_strings hs;
+	bool first = true;
+	int err, g;
+
+	err = flamegraph_strings__init(&hs);
+	if (err)
+		return err;
 	for (g = 0; g < nr_graphs && !err; g++)
 		err = flamegraph_node__collect(&graphs[g]->root, &hs);
 	if (err)
@@ -485,17 +515,13 @@ static int flamegraph__write_data(struct flamegraph **graphs, int nr_graphs,
 	html__put_info(fp, &first, "date", info->date);
 	html__put_info(fp, &first, "version", info->version);
 	html__put_info(fp, &first, "header", info->header);
-	fputs("},\n\"strings\":[", fp);
-	for (i = 0; i < hs.nr; i++) {
-		if (i)
-			fputc(',', fp);
-		json__put_string(fp, hs.strings[i], /*html_safe=*/true);
-	}
+	fputs("},\n\"strings\":", fp);
+	flamegraph_strings__write(&hs, fp);
 	if (nr_graphs == 1) {
-		fputs("],\n\"root\":", fp);
+		fputs(",\n\"root\":", fp);
 		flamegraph_node__write_compact(&graphs[0]->root, &hs, fp);
 	} else {
-		fputs("],\n\"graphs\":[", fp);
+		fputs(",\n\"graphs\":[", fp);
 		for (g = 0; g < nr_graphs; g++) {
 			first = true;
 			fputs(g ? ",\n{\"info\":{" : "{\"info\":{", fp);
@@ -508,13 +534,12 @@ static int flamegraph__write_data(struct flamegraph **graphs, int nr_graphs,
 	}
 	fputc('}', fp);
 out:
-	hashmap__free(hs.index);
-	free(hs.strings);
+	flamegraph_strings__exit(&hs);
 	return err;
 }
 
-static int flamegraph__write_pages(struct flamegraph **graphs, int nr_graphs,
-				   FILE *fp, const struct flamegraph_info *info)
+int flamegraph__write_page(FILE *fp, const struct flamegraph_info *info,
+			   int (*write_data)(FILE *fp, void *arg), void *arg)
 {
 	int err;
 
@@ -529,12 +554,24 @@ static int flamegraph__write_pages(struct flamegraph **graphs, int nr_graphs,
 	html__put_text(fp, info->title ?: "perf flamegraph");
 	fprintf(fp, "</h1>\n%s", flamegraph_viewer_body);
 	fputs("<script type=\"application/json\" id=\"fg-data\">", fp);
-	err = flamegraph__write_data(graphs, nr_graphs, fp, info);
+	err = write_data(fp, arg);
 	if (err)
 		return err;
 	fprintf(fp, "</script>\n<script>\n%s</script>\n</body></html>\n",
 		flamegraph_viewer_js);
 	return ferror(fp) ? -EIO : 0;
+}
+
+static int flamegraph__write_pages(struct flamegraph **graphs, int nr_graphs,
+				   FILE *fp, const struct flamegraph_info *info)
+{
+	struct flamegraph_pages pages = {
+		.graphs	   = graphs,
+		.nr_graphs = nr_graphs,
+		.info	   = info,
+	};
+
+	return flamegraph__write_page(fp, info, flamegraph__write_data, &pages);
 }
 
 int flamegraph__write_html(struct flamegraph *fg, FILE *fp,

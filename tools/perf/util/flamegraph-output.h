@@ -9,6 +9,7 @@
 struct evsel;
 struct flamegraph;
 struct flamegraph_node;
+struct hashmap;
 struct strbuf;
 struct perf_session;
 
@@ -113,10 +114,71 @@ void flamegraph_node__write_folded_path(const struct flamegraph_node *node, FILE
  * flamegraph__put_json_string - write a string as a JSON string
  * @fp: output stream
  * @str: the string, any bytes: those that are not UTF-8 become U+FFFD
+ * @html_safe: also escape '<', '>' and '&', for a <script> element
  *
  * As flamegraph__write_json() writes names, quotes included.
  */
-void flamegraph__put_json_string(FILE *fp, const char *str);
+void flamegraph__put_json_string(FILE *fp, const char *str, bool html_safe);
+
+/**
+ * struct flamegraph_strings - the string table of a page's data
+ * @index: each string's index in @strings (a util/hashmap)
+ * @strings: the strings, each once (borrowed: they must outlive the table)
+ * @nr: entries in @strings
+ * @alloc: room in @strings
+ *
+ * The viewer's nodes name their label, DSO and source line by index:
+ * a name many frames share is written once.
+ */
+struct flamegraph_strings {
+	struct hashmap	*index;
+	const char	**strings;
+	size_t		nr;
+	size_t		alloc;
+};
+
+/**
+ * flamegraph_strings__init - an empty string table
+ * @hs: the table
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int flamegraph_strings__init(struct flamegraph_strings *hs);
+
+/**
+ * flamegraph_strings__add - a string's index in the table, added if new
+ * @hs: the table
+ * @s: the string (borrowed), or NULL
+ *
+ * Return: its index, -1 for NULL, or -ENOMEM.
+ */
+long flamegraph_strings__add(struct flamegraph_strings *hs, const char *s);
+
+/**
+ * flamegraph_strings__write - write the table as a JSON array, html-safe
+ * @hs: the table
+ * @fp: output stream
+ */
+void flamegraph_strings__write(const struct flamegraph_strings *hs, FILE *fp);
+
+/**
+ * flamegraph_strings__exit - free the table (not its strings)
+ * @hs: the table
+ */
+void flamegraph_strings__exit(struct flamegraph_strings *hs);
+
+/**
+ * flamegraph__write_page - a page of the viewer around some data
+ * @fp: output stream
+ * @info: the page's title
+ * @write_data: writes the page's data, the JSON the viewer reads (see
+ *              util/flamegraph-viewer.js), html-safe; returns 0 or -errno
+ * @arg: for @write_data
+ *
+ * Return: 0, @write_data's error, or -EIO when writing failed.
+ */
+int flamegraph__write_page(FILE *fp, const struct flamegraph_info *info,
+			   int (*write_data)(FILE *fp, void *arg), void *arg);
 
 /**
  * flamegraph__write_html - write a self-contained interactive page

@@ -19,6 +19,14 @@
  * callers that led there) and sandwich (one function's callers above
  * it, its callees and instructions below, all its calls merged).
  *
+ * perf flamegraph --diff's page has "diff": true and nodes of NEW's tree
+ * with OLD's frames added, each NODE followed by OLD's self weight and
+ * samples, how an instruction leaf was matched (0 same address, 1
+ * aligned, 2 unmatched; -1 for other frames), OLD's label where it
+ * differs (-1: it doesn't) and a 0; info.base names OLD's recording.
+ * Frames are coloured by the change of their share (red grew, blue
+ * shrank); "Shape: before" draws OLD's widths instead of NEW's.
+ *
  * The URL fragment keeps what a link reopens, as "key=value&...":
  * event=N (the graph shown, 0 first), view=NAME, zoom=I.J.K (the zoomed
  * frame as child indices from the view's root), x=LO,HI (the part of
@@ -60,6 +68,7 @@
 	/* What a frame's width sums, as the numbers are labelled. */
 	const bySamples = info.weight === 'samples';
 	const unit = bySamples ? 'samples' : (info.unit || 'period');
+	const isDiff = !!raw.diff;
 
 	let nrNodes = 0;
 
@@ -84,6 +93,12 @@
 		};
 		const kids = a[6];
 
+		if (isDiff) {
+			n.os = n.ot = a[8];
+			n.oss = n.ots = a[9];
+			n.how = a[10];
+			n.on = a[11] >= 0 ? S[a[11]] : '';
+		}
 		nrNodes++;
 		for (let i = 0; i < kids.length; i++) {
 			const c = build(kids[i], n, depth + 1);
@@ -91,6 +106,10 @@
 			n.c.push(c);
 			n.t += c.t;
 			n.ts += c.ts;
+			if (isDiff) {
+				n.ot += c.ot;
+				n.ots += c.ots;
+			}
 		}
 		return n;
 	}
@@ -115,18 +134,53 @@
 			let e = insns.get(n.key);
 			if (!e) {
 				e = { key: n.key, text: n.n, a: n.a, d: n.d, sl: n.sl,
-				      func: n.p ? n.p.n : '', fkey: f, t: 0, ts: 0,
+				      func: n.p ? n.p.n : '', fkey: f, t: 0, ts: 0, ot: 0,
 				      kernel: n.kernel, jit: n.jit };
 				insns.set(n.key, e);
 			}
 			e.t += n.t;
 			e.ts += n.ts;
+			if (isDiff)
+				e.ot += n.ot;
 			funcs.set(f, (funcs.get(f) || 0) + n.t);
 		}
 		for (const c of n.c)
 			index(c);
 	}
 	index(root);
+
+	/* ---- --diff: before and after ---- */
+
+	let oldShape = false;	/* the widths are OLD's */
+
+	/* [after, before] of a node's (or a hot row's) weight, whichever is drawn. */
+	const afterBefore = (n) => (oldShape ? [n.ot, n.t] : [n.t, n.ot]);
+
+	/* The change of its share of all, in points: after minus before. */
+	function delta(n) {
+		const [a, b] = afterBefore(n), [ra, rb] = afterBefore(root);
+
+		return 100 * ((ra ? a / ra : 0) - (rb ? b / rb : 0));
+	}
+
+	let maxDelta = 0;
+
+	if (isDiff) {
+		(function walk(n) {
+			maxDelta = Math.max(maxDelta, Math.abs(delta(n)));
+			for (const c of n.c)
+				walk(c);
+		})(root);
+	}
+
+	function diffColor(n) {
+		const d = delta(n);
+		const v = Math.round(225 - 170 * Math.sqrt(maxDelta ? Math.min(1, Math.abs(d) / maxDelta) : 0));
+
+		if (Math.abs(d) < 0.005)
+			return 'rgb(225,225,225)';
+		return d > 0 ? 'rgb(245,' + v + ',' + v + ')' : 'rgb(' + v + ',' + v + ',245)';
+	}
 
 	/* perf annotate's percent: the instruction's share of its function. */
 	function insnShare(key) {
@@ -317,6 +371,8 @@
 			return HIGHLIGHT;
 		if (n.kind === 0 || n.kind === 1)
 			return 'rgb(205,205,205)';
+		if (isDiff && n.ot !== undefined)
+			return diffColor(n);
 		if (n.kind === 4)
 			return 'rgb(' + (70 + v) + ',' + (140 + v) + ',230)';
 		if (n.kind === 3)
@@ -715,6 +771,18 @@
 		if (n.kind === 4)
 			s += '\nshare of its function: ' +
 			     (100 * insnShare(n.key)).toFixed(2) + '% (as perf annotate)';
+		if (isDiff && n.ot !== undefined) {
+			const [a, b] = afterBefore(n), [ra, rb] = afterBefore(root);
+			const [as, bs] = oldShape ? [n.ots, n.ts] : [n.ts, n.ots];
+			const d = delta(n);
+
+			s += '\nbefore: ' + amount(b, bs) + ' (' + pct(b, rb) + ')';
+			s += '\nafter: ' + amount(a, as) + ' (' + pct(a, ra) + ')';
+			s += '\ndelta: ' + (d > 0 ? '+' : '') + d.toFixed(2) + ' points';
+			if (n.kind === 4 && n.how >= 0)
+				s += '\nmatched: ' + ['same address', 'aligned', 'unmatched'][n.how] +
+				     (n.on ? ' (before: ' + n.on + ')' : '');
+		}
 		s += '\nkind: ' + kind;
 		if (n.d)
 			s += '\ndso: ' + n.d;
@@ -1187,7 +1255,8 @@
 		const f = hotFilter.toLowerCase();
 		const list = Array.from(insns.values()).filter((e) => !f ||
 			[e.func, e.text, e.sl, e.d].some((s) => s.toLowerCase().includes(f)));
-		const by = hotSort === 'func' ? (e) => insnShare(e.key) : (e) => e.t;
+		const by = hotSort === 'func' ? (e) => insnShare(e.key) :
+			   hotSort === 'delta' ? (e) => delta(e) : (e) => e.t;
 
 		list.sort((x, y) => by(y) - by(x) || y.t - x.t);
 		body.textContent = '';
@@ -1196,8 +1265,9 @@
 		$('hot').querySelectorAll('col').forEach((c, i) => (c.style.width = cols[i] + 'px'));
 		for (const e of head) {
 			const tr = body.insertRow();
-			const cells = [String(e.t), (100 * insnShare(e.key)).toFixed(2) + '%',
-				       e.text, e.func, e.d];
+			const d = isDiff ? delta(e) : 0;
+			const cells = [String(e.t), isDiff ? (d > 0 ? '+' : '') + d.toFixed(2) :
+				       (100 * insnShare(e.key)).toFixed(2) + '%', e.text, e.func, e.d];
 
 			cells.forEach(function (c, i) {
 				const td = tr.insertCell();
@@ -1230,6 +1300,17 @@
 			return;
 		}
 		$('hot-weight').textContent = unit;
+		if (isDiff) {
+			/* The change of each instruction's share, largest growth first. */
+			const th = $('hot').querySelector('th[data-sort="func"]');
+
+			th.dataset.sort = 'delta';
+			th.textContent = '\u0394 pts';
+			th.title = 'the change of its share of all, in points; sort by it';
+			hotSort = 'delta';
+			for (const o of $('hot').querySelectorAll('th[data-sort]'))
+				o.classList.toggle('sorted', o === th);
+		}
 		for (const th of $('hot').querySelectorAll('th[data-sort]')) {
 			th.addEventListener('click', function () {
 				hotSort = th.dataset.sort;
@@ -1249,7 +1330,8 @@
 
 	function fillInfo() {
 		const el = $('hdr');
-		const fields = [['input', info.input], ['host', info.host],
+		const fields = [[isDiff ? 'after' : 'input', info.input], ['before', info.base],
+				['host', info.host],
 				['event', info.event], ['samples', String(root.ts)],
 				['weight', bySamples ? 'samples' :
 				 'period, ' + root.t + ' ' + unit],
@@ -1265,8 +1347,10 @@
 			s.textContent = f[0] + ': ' + f[1];
 			el.appendChild(s);
 		}
-		document.title = [info.input, info.event].filter((x) => x).join(', ') +
-				 ' - perf flamegraph';
+		document.title = [isDiff ? info.base + ' -> ' + info.input : info.input,
+				  info.event].filter((x) => x).join(', ') + ' - perf flamegraph';
+		if (isDiff)
+			setupDiff();
 		if (graphs.length > 1) {
 			const sel = document.createElement('select');
 
@@ -1303,6 +1387,50 @@
 			$('header').querySelector('pre').textContent = info.header;
 		else
 			$('header').style.display = 'none';
+	}
+
+	/* The shape switch and the colour scale of a --diff page. */
+	function setupDiff() {
+		const b = document.createElement('button');
+		const legend = document.createElement('span');
+
+		b.id = 'shape';
+		b.textContent = 'Shape: after';
+		b.title = "draw the frames as wide as their weight before, or after";
+		b.addEventListener('click', function () {
+			(function swap(n) {
+				[n.t, n.ot] = [n.ot, n.t];
+				[n.ts, n.ots] = [n.ots, n.ts];
+				[n.self, n.os] = [n.os, n.self];
+				[n.ss, n.oss] = [n.oss, n.ss];
+				for (const c of n.c)
+					swap(c);
+			})(root);
+			oldShape = !oldShape;
+			b.textContent = oldShape ? 'Shape: before' : 'Shape: after';
+			funcs.clear();
+			insns.clear();
+			index(root);
+			merged = null;
+			inverted = null;
+			setView(view === 'sandwich' ? 'flame' : view);
+			if (insns.size)
+				fillHot();
+		});
+		$('bar').insertBefore(b, $('match'));
+		/* Red grew, blue shrank, the strongest at the largest change. */
+		legend.id = 'diff-legend';
+		legend.className = 'legend';
+		for (const [colour, what] of [['rgb(245,55,55)', 'grew'], ['rgb(55,55,245)', 'shrank']]) {
+			const swatch = document.createElement('span');
+
+			swatch.style.background = colour;
+			legend.appendChild(swatch);
+			legend.appendChild(document.createTextNode(what));
+		}
+		legend.appendChild(document.createTextNode(' (strongest: \u00b1' + maxDelta.toFixed(2) +
+							    ' points of all)'));
+		$('bar2').insertBefore(legend, $('help'));
 	}
 
 	/* Child indices from r down to n, or null if n is not under r. */

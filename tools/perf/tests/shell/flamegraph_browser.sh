@@ -155,8 +155,25 @@ test_systemwide() {
 	$browser systemwide "${workdir}/s.html" "${artifacts}"
 }
 
+test_diff() {
+	echo "perf flamegraph --diff: two builds, frames coloured by their change"
+	local prog="${workdir}/rebuild" src="${shelldir}/lib/flamegraph_rebuild.c"
+
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${src}"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/old.data" "${prog}" 100 \
+		2> /dev/null
+	# shellcheck disable=SC2086
+	cc ${cflags} -DEXTRA -o "${prog}" "${src}"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/new.data" "${prog}" 100 \
+		2> /dev/null
+	perf flamegraph --asm --diff "${workdir}/old.data" -i "${workdir}/new.data" \
+		-o "${workdir}/diff.html" 2> /dev/null
+	$browser diff "${workdir}/diff.html" "${artifacts}"
+}
+
 for t in test_workload test_hostile_names test_events test_long_names test_deep \
-	 test_systemwide; do
+	 test_systemwide test_diff; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )

@@ -9,7 +9,8 @@
  * MODE: workload (tests/shell/lib/flamegraph/*.c with --asm), hostile
  * (flamegraph_hostile.c), events (two events), long (flamegraph_cxx.cc:
  * C++ names of thousands of characters), deep (flamegraph_deep.c: stacks
- * cut at the kernel's 127 entries), systemwide (perf record -a).
+ * cut at the kernel's 127 entries), systemwide (perf record -a), diff
+ * (perf flamegraph --diff of two builds of flamegraph_rebuild.c).
  *
  * Environment: FLAMEGRAPH_NODE_MODULES, the node_modules holding
  * playwright-core; FLAMEGRAPH_CHROMIUM, the browser (/usr/bin/chromium).
@@ -37,7 +38,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const [mode, pagePath, artifacts] = process.argv.slice(2);
-const MODES = ['workload', 'hostile', 'events', 'long', 'deep', 'systemwide'];
+const MODES = ['workload', 'hostile', 'events', 'long', 'deep', 'systemwide', 'diff'];
 
 if (!MODES.includes(mode) || !pagePath || !artifacts) {
 	console.error(`usage: flamegraph_browser.mjs ${MODES.join('|')} PAGE.html ARTIFACTS_DIR`);
@@ -113,12 +114,15 @@ function tree(d) {
 		count++;
 		n.total = n.self;
 		n.totalSamples = n.samples;
+		/* A --diff page: the weight before too. */
+		n.oldTotal = a.length > 8 ? a[8] : 0;
 		for (const c of a[6]) {
 			const k = build(c, n);
 
 			n.children.push(k);
 			n.total += k.total;
 			n.totalSamples += k.totalSamples;
+			n.oldTotal += k.oldTotal;
 		}
 		return n;
 	}
@@ -485,6 +489,7 @@ try {
 	process.exit(1);
 }
 const rootLabel = T.root.label;
+const T_root = () => T.root;
 /* The page's own script elements (its script may mention "<script"). */
 const nrScripts = html.match(/<script\b[^>]*>[^]*?<\/script>/g).length;
 const total = T.root.total;
@@ -1415,6 +1420,72 @@ async function systemwideChecks() {
 	});
 }
 
+async function diffChecks() {
+	const hot = funcs('hot'), cold = funcs('cold');
+	const all = total, allBefore = T_root().oldTotal;
+	const delta = (n) => 100 * (n.total / all - n.oldTotal / allBefore);
+	const rgb = (c) => c.split(',').map(Number);
+
+	assert(data.diff === true && hot.length === 1 && cold.length === 1 && allBefore > 0,
+	       'not a --diff page of hot() and cold()');
+	await check('frames coloured by the change of their share', async () => {
+		await open();
+		await snap('');
+		const img = await canvasPixels();
+
+		assert(delta(hot[0]) > 1 && delta(cold[0]) < -1,
+		       `hot ${delta(hot[0])}, cold ${delta(cold[0])} points: the rebuild changed nothing`);
+		const h = rgb(frameColor(img, await aim('hot'))), c = rgb(frameColor(img, await aim('cold')));
+
+		assert(h[0] > h[2] + 40, `hot grew but is ${h}`);
+		assert(c[2] > c[0] + 40, `cold shrank but is ${c}`);
+	});
+	await check('the card gives before, after and the change', async () => {
+		await open();
+		await hoverFrame('hot');
+		const t = await page.locator('#tip').textContent();
+		const num = (re) => +((re.exec(t) || [])[1]);
+
+		assert(num(/\nbefore: (\d+)/) === hot[0].oldTotal && num(/\nafter: (\d+)/) === hot[0].total,
+		       `card of hot: ${t}`);
+		assert(num(/\ndelta: \+?(-?[0-9.]+) points/) === +delta(hot[0]).toFixed(2), `card of hot: ${t}`);
+	});
+	await check("before's shape", async () => {
+		await open();
+		const W = (await canvasBox()).width;
+
+		assert(within((await rect('hot')).w, hot[0].total / all * W, 1.5), 'hot not as wide as after');
+		await page.locator('button#shape').click();
+		await snap('before');
+		assert(within((await rect('hot')).w, hot[0].oldTotal / allBefore * W, 1.5),
+		       `hot is ${(await rect('hot')).w} px, before it was ${hot[0].oldTotal / allBefore * W}`);
+		await page.locator('button#shape').click();
+		assert(within((await rect('hot')).w, hot[0].total / all * W, 1.5), 'hot not back');
+	});
+	await check('hot instructions by their change', async () => {
+		await open();
+		const rows = page.locator('table#hot tbody tr');
+		const d = [];
+
+		for (let i = 0; i < await rows.count(); i++)
+			d.push((await hotRow(i)).share);
+		assert(d.length > 3 && d.every((x, i) => !i || d[i - 1] >= x), `not by delta: ${d}`);
+		/* The first: the instruction whose share grew most, in the data. */
+		const by = new Map();
+
+		for (const n of insnNodes()) {
+			const k = insnKey(n), e = by.get(k) || { t: 0, o: 0 };
+
+			e.t += n.total;
+			e.o += n.oldTotal;
+			by.set(k, e);
+		}
+		const best = Math.max(...[...by.values()].map((e) => 100 * (e.t / all - e.o / allBefore)));
+
+		assert(Math.abs(d[0] - best) <= 0.005, `first row ${d[0]}, the data's largest ${best}`);
+	});
+}
+
 async function eventsChecks() {
 	const want = (data.graphs || []).map((g) => g.info.event);
 	const shows = async (i) => {
@@ -1462,7 +1533,7 @@ async function eventsChecks() {
 }
 
 await { workload: workloadChecks, hostile: hostileChecks, events: eventsChecks,
-	long: longChecks, deep: deepChecks, systemwide: systemwideChecks }[mode]();
+	long: longChecks, deep: deepChecks, systemwide: systemwideChecks, diff: diffChecks }[mode]();
 
 await browser.close();
 console.log(`${mode}: ${passed} passed, ${failed} failed`);
