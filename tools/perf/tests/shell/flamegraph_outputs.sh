@@ -412,6 +412,12 @@ PY
 		2> /dev/null
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/old.data" -o "$d/self.json" \
 		2> /dev/null
+	# perf diff --flamegraph is the same, byte for byte.
+	perf diff --flamegraph="$d/perf-diff.json" --asm "$d/old.data" "$d/new.data" \
+		2> /dev/null
+	cmp "$d/diff.json" "$d/perf-diff.json"
+	refute perf diff --asm "$d/old.data" "$d/new.data" 2> "$d/err"
+	grep -q "^--asm: only with --flamegraph" "$d/err"
 	# Each side's weights are its own graph's, frame for frame; a file
 	# against itself differs by nothing.
 	python3 - "$d" <<'PY'
