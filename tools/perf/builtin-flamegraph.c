@@ -1055,26 +1055,45 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 	return symbol__init(perf_session__env(pfg->session));
 }
 
+/*
+ * Forget what perf_flamegraph__open() and reading a session made, keeping
+ * the options: after freeing it, or in a copy that reads another input.
+ */
+static void perf_flamegraph__forget_input(struct perf_flamegraph *pfg)
+{
+	pfg->session = NULL;
+	pfg->events = NULL;
+	pfg->nr_events = 0;
+	pfg->graphs = NULL;
+	pfg->nr_graphs = 0;
+	pfg->replaced = NULL;
+	pfg->nr_replaced = 0;
+	pfg->frames = NULL;
+	pfg->alloc_frames = 0;
+	pfg->ptime_range = NULL;
+	pfg->range_size = 0;
+	pfg->range_num = 0;
+	pfg->nr_other_event = 0;
+	pfg->nr_resolved = 0;
+	pfg->nr_by_callers = 0;
+}
+
 /* What perf_flamegraph__open() and reading the session made. */
 static void perf_flamegraph__close(struct perf_flamegraph *pfg)
 {
 	int i;
 
 	perf_session__delete(pfg->session);
-	pfg->session = NULL;
 	for (i = 0; i < pfg->nr_events; i++)
 		perf_flamegraph_event__delete(pfg->events[i]);
-	zfree(&pfg->events);
-	pfg->nr_events = 0;
-	zfree(&pfg->graphs);
-	pfg->nr_graphs = 0;
+	free(pfg->events);
+	free(pfg->graphs);
 	for (i = 0; i < pfg->nr_replaced; i++)
 		dso__put(pfg->replaced[i]);
-	zfree(&pfg->replaced);
-	pfg->nr_replaced = 0;
-	zfree(&pfg->frames);
-	pfg->alloc_frames = 0;
-	zfree(&pfg->ptime_range);
+	free(pfg->replaced);
+	free(pfg->frames);
+	free(pfg->ptime_range);
+	perf_flamegraph__forget_input(pfg);
 }
 
 /*
@@ -1094,19 +1113,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	int err;
 
 	/* Only the options are old's: what reading makes is its own. */
-	old.session = NULL;
-	old.events = NULL;
-	old.nr_events = 0;
-	old.graphs = NULL;
-	old.nr_graphs = 0;
-	old.replaced = NULL;
-	old.nr_replaced = 0;
-	old.frames = NULL;
-	old.alloc_frames = 0;
-	old.ptime_range = NULL;
-	old.nr_other_event = 0;
-	old.nr_resolved = 0;
-	old.nr_by_callers = 0;
+	perf_flamegraph__forget_input(&old);
 	err = perf_flamegraph__open(&old, &data);
 	if (!err)
 		err = perf_flamegraph__build(&old);

@@ -192,30 +192,19 @@ out:
 	free(an);
 }
 
-/* @new's match under @old by the alignment, if any. */
+/*
+ * The leaf of @parent that the alignment pairs with the instruction at
+ * @addr: @from holds the addresses of @addr's build, @to the other's.
+ */
 static const struct flamegraph_node *
-flamegraph_diff__aligned(const struct flamegraph_diff_align *al,
-			 const struct flamegraph_node *old, const struct flamegraph_node *new)
+flamegraph_diff__paired(const u64 *from, const u64 *to, size_t nr, u64 addr,
+			const struct flamegraph_node *parent)
 {
 	size_t i;
 
-	for (i = 0; i < al->nr; i++) {
-		if (al->new[i] == new->objdump_addr)
-			return flamegraph_diff__leaf_at(old, al->old[i]);
-	}
-	return NULL;
-}
-
-/* @old's match under @new by the alignment, if any. */
-static const struct flamegraph_node *
-flamegraph_diff__aligned_old(const struct flamegraph_diff_align *al,
-			     const struct flamegraph_node *old, const struct flamegraph_node *new)
-{
-	size_t i;
-
-	for (i = 0; i < al->nr; i++) {
-		if (al->old[i] == old->objdump_addr)
-			return flamegraph_diff__leaf_at(new, al->new[i]);
+	for (i = 0; i < nr; i++) {
+		if (from[i] == addr)
+			return flamegraph_diff__leaf_at(parent, to[i]);
 	}
 	return NULL;
 }
@@ -250,7 +239,7 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 	for (i = 0; new && i < new->nr_children; i++) {
 		c = new->sorted[i];
 		if (al.nr && c->kind == FLAMEGRAPH_INSN) {
-			m = flamegraph_diff__aligned(&al, old, c);
+			m = flamegraph_diff__paired(al.new, al.old, al.nr, c->objdump_addr, old);
 			how = m ? FLAMEGRAPH_DIFF_ALIGNED : FLAMEGRAPH_DIFF_UNMATCHED;
 		} else {
 			m = flamegraph_diff__match(old, c);
@@ -261,7 +250,7 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 	for (i = 0; old && i < old->nr_children; i++) {
 		c = old->sorted[i];
 		if (al.nr && c->kind == FLAMEGRAPH_INSN)
-			m = flamegraph_diff__aligned_old(&al, c, new);
+			m = flamegraph_diff__paired(al.old, al.new, al.nr, c->objdump_addr, new);
 		else
 			m = flamegraph_diff__match(new, c);
 		if (!m)
