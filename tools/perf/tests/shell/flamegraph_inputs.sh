@@ -446,7 +446,13 @@ test_deep_stacks() {
 	fi
 	perf record -q -e cpu-clock -c 1000000 -g -o "$d/deep.data" \
 		"$d/deep" 200 2> /dev/null || true
-	echo "${max}" > /proc/sys/kernel/perf_event_max_stack
+	# The kernel refuses (EBUSY) while any callchain event is open, as
+	# another perf running on the machine may have one: retry a while.
+	for _ in $(seq 60); do
+		echo "${max}" 2> /dev/null > /proc/sys/kernel/perf_event_max_stack && break
+		sleep 0.5
+	done
+	test "$(cat /proc/sys/kernel/perf_event_max_stack)" = "${max}"
 	perf flamegraph -i "$d/deep.data" -o "$d/deep.folded" 2> /dev/null
 	walk_stacks "$d/deep.folded" > "$d/walks"
 	grep -q ' 200 0$' "$d/walks"

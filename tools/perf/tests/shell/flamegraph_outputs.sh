@@ -523,13 +523,19 @@ leaves = [c for c in hot['c'] if c['kind'] == 'insn']
 aligned = [c for c in leaves if c['how'] == 'aligned']
 # Two builds: every leaf paired by the alignment or not at all; before the
 # multiply the same instructions where they were, after it the loop's
-# instructions moved by its size.
+# instructions moved by its size. Which instructions were sampled varies:
+# no leaf left unpaired that has its counterpart among the other build's.
 moved = 0
 for c in aligned:
     (text, addr), (old_text, old_addr) = split(c['n']), split(c.get('old_n', c['n']))
     assert text == old_text and addr - old_addr in (0, grew), (c['n'], c.get('old_n'), grew)
     moved += addr - old_addr == grew
-assert moved >= 3, [(c['n'], c['how']) for c in leaves]
+assert moved >= 1, [(c['n'], c['how']) for c in leaves]
+old_only = {split(c['n']) for c in leaves if c['match'] == 'old'}
+for c in leaves:
+    if c['match'] == 'new':
+        text, addr = split(c['n'])
+        assert not {(text, addr), (text, addr - grew)} & old_only, (c['n'], old_only)
 for c in leaves:
     assert c['how'] in ('aligned', 'unmatched'), c
     assert (c['how'] == 'unmatched') == (c['match'] != 'both'), c
