@@ -10,8 +10,13 @@
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
 #include "flamegraph-output.h"
+#include "hashmap.h"
 #include "map.h"
+#include "srcline.h"
+#include "symbol.h"
 
+#include <linux/err.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 
 #include <ctype.h>
@@ -42,26 +47,148 @@ struct flamegraph_diff_align {
 	size_t	nr;
 };
 
-/* The same frame in both graphs: its kind, DSO and label. */
-static bool flamegraph_diff__same(const struct flamegraph_node *a,
+/*
+ * Whether @old and @new, one function, are in the same build of their
+ * binary: its leaves then match by address or not at all.
+ */
+static bool flamegraph_diff__same_build(const struct flamegraph_node *old,
+					const struct flamegraph_node *new)
+{
+	const struct dso *a = old->ms.map ? map__dso(old->ms.map) : NULL;
+	const struct dso *b = new->ms.map ? map__dso(new->ms.map) : NULL;
+
+	return a && b && dso__has_build_id(a) && dso__has_build_id(b) &&
+	       dso__build_id_equal(a, dso__bid(b));
+}
+
+/*
+ * What keeps a function apart from others of its name in its DSO across
+ * a rebuild: the source file of its start, where perf's srcline code
+ * finds it (DWARF, else the symbol table's file symbols), by its base
+ * name (builds in two trees are one program); its rank among those of
+ * its name and file in address order.
+ */
+struct flamegraph_diff_source {
+	char	*file;
+	u32	rank;
+	u32	nr;
+};
+
+static size_t flamegraph_diff__sym_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool flamegraph_diff__sym_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
+}
+
+/* The base name of the source file of @sym's start, NULL if unknown. */
+static char *flamegraph_diff__file(struct map *map, struct symbol *sym)
+{
+	unsigned int line;
+	char *file = get_srcline_split(map__dso(map), map__rip_2objdump(map, sym->start), &line);
+	char *base = NULL;
+
+	if (file && file != SRCLINE_UNKNOWN && !strstarts(file, "??"))
+		base = strdup(basename(file));
+	if (file != SRCLINE_UNKNOWN)
+		free(file);
+	return base;
+}
+
+static bool flamegraph_diff__same_file(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* @node's function's source and rank, looked up once per symbol. */
+static const struct flamegraph_diff_source *
+flamegraph_diff__source(struct flamegraph_diff *diff, const struct flamegraph_node *node)
+{
+	struct dso *dso = map__dso(node->ms.map);
+	const char *name = node->ms.sym->name;
+	struct flamegraph_diff_source *src;
+	struct symbol *sym;
+	size_t idx;
+
+	if (hashmap__find(diff->sources, node->ms.sym, &src))
+		return src;
+	src = zalloc(sizeof(*src));
+	if (!src || hashmap__add(diff->sources, node->ms.sym, src)) {
+		free(src);
+		return NULL;
+	}
+	dso__sort_by_name(dso);
+	for (sym = dso__find_symbol_by_name(dso, name, &idx); sym && !strcmp(sym->name, name);
+	     sym = dso__next_symbol_by_name(dso, &idx))
+		src->nr++;
+	if (src->nr <= 1)
+		return src;
+	src->file = flamegraph_diff__file(node->ms.map, node->ms.sym);
+	for (sym = dso__find_symbol_by_name(dso, name, &idx); sym && !strcmp(sym->name, name);
+	     sym = dso__next_symbol_by_name(dso, &idx)) {
+		char *file;
+
+		if (sym->start >= node->ms.sym->start)
+			continue;
+		file = flamegraph_diff__file(node->ms.map, sym);
+		src->rank += flamegraph_diff__same_file(file, src->file);
+		free(file);
+	}
+	return src;
+}
+
+/*
+ * Whether @a and @b are one function: of one name in DSOs of one short
+ * name; in one build of the DSO, at one address, else, where the DSO of
+ * either has the name twice, from one source file where both are known,
+ * and of the same rank among the functions of that name and file.
+ */
+static bool flamegraph_diff__same_func(struct flamegraph_diff *diff,
+				       const struct flamegraph_node *a,
+				       const struct flamegraph_node *b)
+{
+	const struct flamegraph_diff_source *sa, *sb;
+
+	if (strcmp(a->ms.sym->name, b->ms.sym->name))
+		return false;
+	if (flamegraph_diff__same_build(a, b))
+		return a->objdump_addr == b->objdump_addr;
+	sa = flamegraph_diff__source(diff, a);
+	sb = flamegraph_diff__source(diff, b);
+	if (!sa || !sb || (sa->nr <= 1 && sb->nr <= 1))
+		return true;
+	if (sa->file && sb->file && strcmp(sa->file, sb->file))
+		return false;
+	return sa->rank == sb->rank;
+}
+
+/* The same frame in both graphs: its kind, DSO and label or function. */
+static bool flamegraph_diff__same(struct flamegraph_diff *diff,
+				  const struct flamegraph_node *a,
 				  const struct flamegraph_node *b)
 {
 	const char *da = flamegraph_node__dso_name(a);
 	const char *db = flamegraph_node__dso_name(b);
 
-	return a->kind == b->kind && a->kernel == b->kernel &&
-	       !strcmp(a->label ?: "", b->label ?: "") && !strcmp(da ?: "", db ?: "");
+	if (a->kind != b->kind || a->kernel != b->kernel || strcmp(da ?: "", db ?: ""))
+		return false;
+	if (a->kind == FLAMEGRAPH_FUNC && a->ms.sym && b->ms.sym && a->ms.map && b->ms.map)
+		return flamegraph_diff__same_func(diff, a, b);
+	return !strcmp(a->label ?: "", b->label ?: "");
 }
 
-/* @node's match among @parent's children by label, if any. */
+/* @node's match among @parent's children, if any. */
 static const struct flamegraph_node *
-flamegraph_diff__match(const struct flamegraph_node *parent,
+flamegraph_diff__match(struct flamegraph_diff *diff, const struct flamegraph_node *parent,
 		       const struct flamegraph_node *node)
 {
 	u32 i;
 
 	for (i = 0; parent && i < parent->nr_children; i++) {
-		if (flamegraph_diff__same(parent->sorted[i], node))
+		if (flamegraph_diff__same(diff, parent->sorted[i], node))
 			return parent->sorted[i];
 	}
 	return NULL;
@@ -112,20 +239,6 @@ static bool flamegraph_diff__has_leaves(const struct flamegraph_node *node)
 			return true;
 	}
 	return false;
-}
-
-/*
- * Whether @old and @new, one function, are in the same build of their
- * binary: its leaves then match by address or not at all.
- */
-static bool flamegraph_diff__same_build(const struct flamegraph_node *old,
-					const struct flamegraph_node *new)
-{
-	const struct dso *a = old->ms.map ? map__dso(old->ms.map) : NULL;
-	const struct dso *b = new->ms.map ? map__dso(new->ms.map) : NULL;
-
-	return a && b && dso__has_build_id(a) && dso__has_build_id(b) &&
-	       dso__build_id_equal(a, dso__bid(b));
 }
 
 /*
@@ -242,7 +355,7 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 			m = flamegraph_diff__paired(al.new, al.old, al.nr, c->objdump_addr, old);
 			how = m ? FLAMEGRAPH_DIFF_ALIGNED : FLAMEGRAPH_DIFF_UNMATCHED;
 		} else {
-			m = flamegraph_diff__match(old, c);
+			m = flamegraph_diff__match(diff, old, c);
 			how = m ? FLAMEGRAPH_DIFF_ADDRESS : FLAMEGRAPH_DIFF_UNMATCHED;
 		}
 		fn(diff, m, c, how, arg);
@@ -252,12 +365,37 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 		if (al.nr && c->kind == FLAMEGRAPH_INSN)
 			m = flamegraph_diff__paired(al.old, al.new, al.nr, c->objdump_addr, new);
 		else
-			m = flamegraph_diff__match(new, c);
+			m = flamegraph_diff__match(diff, new, c);
 		if (!m)
 			fn(diff, c, NULL, FLAMEGRAPH_DIFF_UNMATCHED, arg);
 	}
 	free(al.old);
 	free(al.new);
+}
+
+/* @fn on the two roots, with the functions' sources kept for the walk. */
+static int flamegraph_diff__walk(struct flamegraph_diff *diff, flamegraph_diff_fn fn,
+				 void *arg)
+{
+	struct hashmap_entry *entry;
+	size_t bkt;
+
+	diff->sources = hashmap__new(flamegraph_diff__sym_hash, flamegraph_diff__sym_equal,
+				     NULL);
+	if (IS_ERR(diff->sources)) {
+		diff->sources = NULL;
+		return -ENOMEM;
+	}
+	fn(diff, &diff->old->root, &diff->new->root, FLAMEGRAPH_DIFF_ADDRESS, arg);
+	hashmap__for_each_entry(diff->sources, entry, bkt) {
+		struct flamegraph_diff_source *src = entry->pvalue;
+
+		free(src->file);
+		free(src);
+	}
+	hashmap__free(diff->sources);
+	diff->sources = NULL;
+	return 0;
 }
 
 static void flamegraph_diff__folded(struct flamegraph_diff *diff,
@@ -278,9 +416,9 @@ static void flamegraph_diff__folded(struct flamegraph_diff *diff,
 
 int flamegraph_diff__write_folded(struct flamegraph_diff *diff, FILE *fp)
 {
-	flamegraph_diff__folded(diff, &diff->old->root, &diff->new->root,
-				FLAMEGRAPH_DIFF_ADDRESS, fp);
-	return ferror(fp) ? -EIO : 0;
+	int err = flamegraph_diff__walk(diff, flamegraph_diff__folded, fp);
+
+	return err ?: ferror(fp) ? -EIO : 0;
 }
 
 static double share(u64 weight, u64 total)
@@ -329,11 +467,10 @@ static void flamegraph_diff__json(struct flamegraph_diff *diff,
 int flamegraph_diff__write_json(struct flamegraph_diff *diff, FILE *fp)
 {
 	struct flamegraph_diff_json json = { .fp = fp, .first = true, };
+	int err = flamegraph_diff__walk(diff, flamegraph_diff__json, &json);
 
-	flamegraph_diff__json(diff, &diff->old->root, &diff->new->root,
-			      FLAMEGRAPH_DIFF_ADDRESS, &json);
 	fputc('\n', fp);
-	return ferror(fp) ? -EIO : 0;
+	return err ?: ferror(fp) ? -EIO : 0;
 }
 
 /* Where flamegraph_diff__compact() writes, and its page's strings. */
@@ -421,9 +558,8 @@ static int flamegraph_diff__write_data(FILE *fp, void *arg)
 		err = -ENOMEM;
 		goto out;
 	}
-	flamegraph_diff__compact(diff, &diff->old->root, &diff->new->root,
-				 FLAMEGRAPH_DIFF_ADDRESS, &page);
-	if (fclose(page.fp) || page.err) {
+	err = flamegraph_diff__walk(diff, flamegraph_diff__compact, &page);
+	if (fclose(page.fp) || page.err || err) {
 		err = page.err ?: -ENOMEM;
 		goto out;
 	}

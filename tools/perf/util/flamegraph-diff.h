@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 struct flamegraph;
+struct hashmap;
 struct perf_env;
 
 /**
@@ -16,10 +17,17 @@ struct perf_env;
  * @new_env: likewise for @new
  * @old_path: @old's recording, for the HTML page's header
  * @new_path: @new's recording, likewise
+ * @sources: private, the writers' own: what keeps functions of one name
+ *           apart, by symbol
  *
  * A frame is the same frame in both when its kind, its DSO's short name
- * and its label are: functions by name (with the start address where a
- * DSO has the name twice). An instruction leaf is the same when its
+ * and its label are; a function when its name is and, in one build of
+ * its DSO (one build-id), its start address; across a rebuild, where
+ * either DSO has the name twice (static functions of several files), its
+ * source file where perf's srcline code finds it for both (DWARF, else
+ * the symbol table's file symbols: get_srcline_split() of its start, the
+ * base name), and its rank in address order among the functions of that
+ * name and file. An instruction leaf is the same when its
  * label is (its text and address: the same build of its binary), else,
  * under a function found in both, when aligning the two disassemblies of
  * that function pairs their addresses: each function decoded from its
@@ -36,6 +44,7 @@ struct flamegraph_diff {
 	struct perf_env		*new_env;
 	const char		*old_path;
 	const char		*new_path;
+	struct hashmap		*sources;
 };
 
 /**
