@@ -241,11 +241,61 @@ static bool flamegraph_diff__has_leaves(const struct flamegraph_node *node)
 	return false;
 }
 
+static size_t flamegraph_diff__text_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool flamegraph_diff__text_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)key1, (const char *)key2);
+}
+
+/* @text's index in @texts if it is there once, else -1: one table of all. */
+static struct hashmap *flamegraph_diff__once(char **texts, ssize_t nr)
+{
+	struct hashmap *once = hashmap__new(flamegraph_diff__text_hash,
+					    flamegraph_diff__text_equal, NULL);
+	ssize_t i;
+
+	if (IS_ERR(once))
+		return NULL;
+	for (i = 0; i < nr; i++) {
+		if (hashmap__add(once, texts[i], i) == -EEXIST)
+			hashmap__set(once, texts[i], -1, NULL, NULL);
+	}
+	return once;
+}
+
+/*
+ * Pair what the alignment left where a text is once in each build: the
+ * instructions a rebuild reordered (-O2 swaps a loop's add and xor that
+ * -O1 has the other way round), which a common subsequence can't pair.
+ */
+static void flamegraph_diff__pair_once(char **lo, const u64 *ao, const bool *po, ssize_t no,
+				       char **ln, const u64 *an, const bool *pn, ssize_t nn,
+				       struct flamegraph_diff_align *al)
+{
+	struct hashmap *old = flamegraph_diff__once(lo, no);
+	struct hashmap *new = flamegraph_diff__once(ln, nn);
+	long i, j;
+
+	for (i = 0; old && new && i < no; i++) {
+		if (po[i] || !hashmap__find(old, lo[i], &j) || j < 0 ||
+		    !hashmap__find(new, lo[i], &j) || j < 0 || pn[j])
+			continue;
+		al->old[al->nr] = ao[i];
+		al->new[al->nr++] = an[j];
+	}
+	hashmap__free(old);
+	hashmap__free(new);
+}
+
 /*
  * Pair the instructions of @old and @new, one function in two builds:
  * both decoded from their start, aligned as the longest common
- * subsequence of their texts without numbers. Nothing is paired where
- * either can't be decoded.
+ * subsequence of their texts without numbers, then what is left where a
+ * text is once in each. Nothing is paired where either can't be decoded.
  */
 static void flamegraph_diff__align(struct flamegraph_diff *diff,
 				   const struct flamegraph_node *old,
@@ -255,6 +305,7 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 	char **lo = NULL, **ln = NULL;
 	u64 *ao = NULL, *an = NULL;
 	ssize_t no = 0, nn = 0, i, j;
+	bool *po = NULL, *pn = NULL;
 	u32 *t = NULL;
 
 	if (!diff->old_env || !diff->new_env || !old->ms.sym || !new->ms.sym ||
@@ -274,7 +325,9 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 	t = calloc((no + 1) * (nn + 1), sizeof(*t));
 	al->old = calloc(min(no, nn), sizeof(*al->old));
 	al->new = calloc(min(no, nn), sizeof(*al->new));
-	if (!t || !al->old || !al->new)
+	po = calloc(no, sizeof(*po));
+	pn = calloc(nn, sizeof(*pn));
+	if (!t || !al->old || !al->new || !po || !pn)
 		goto out;
 #define T(i, j) t[(i) * (nn + 1) + (j)]
 	for (i = no - 1; i >= 0; i--) {
@@ -284,6 +337,8 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 	}
 	for (i = 0, j = 0; i < no && j < nn;) {
 		if (!strcmp(lo[i], ln[j]) && T(i, j) == T(i + 1, j + 1) + 1) {
+			po[i] = true;
+			pn[j] = true;
 			al->old[al->nr] = ao[i++];
 			al->new[al->nr++] = an[j++];
 		} else if (T(i + 1, j) >= T(i, j + 1)) {
@@ -293,8 +348,11 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 		}
 	}
 #undef T
+	flamegraph_diff__pair_once(lo, ao, po, no, ln, an, pn, nn, al);
 out:
 	free(t);
+	free(po);
+	free(pn);
 	for (i = 0; i < no; i++)
 		free(lo[i]);
 	for (j = 0; j < nn; j++)

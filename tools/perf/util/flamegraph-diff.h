@@ -35,7 +35,9 @@ struct perf_env;
  * from its own build-id cache entry), the two instruction lists aligned
  * as a longest common subsequence of their texts with numbers (addresses,
  * offsets, displacements) left out, so an instruction inserted by a
- * rebuild is new and the loop around it keeps its identity.
+ * rebuild is new and the loop around it keeps its identity; then those
+ * left whose text is once in each build are paired too (instructions an
+ * optimisation level reordered).
  */
 struct flamegraph_diff {
 	struct flamegraph	*old;

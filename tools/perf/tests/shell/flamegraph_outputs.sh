@@ -632,5 +632,45 @@ PY
 	done
 }
 
+test_diff_reorder() {
+	echo "--diff across -O1 and -O2: an instruction the rebuild reordered, paired"
+	local d="${workdir}/reorder" lib="${shelldir}/lib/flamegraph" o
+
+	mkdir "$d"
+	for o in 1 2; do
+		cc -O$o -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$d/prog" \
+			"$lib"/main.c "$lib"/one.c "$lib"/two.c
+		perf record -q -e cpu-clock -c 100000 -g -o "$d/O$o.data" "$d/prog" 300 \
+			2> /dev/null
+		# two.c's spin: -O1 has its loop's xor before the add, -O2 after.
+		objdump -d --no-show-raw-insn "$d/prog" | awk '
+			/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+			fn == "<spin>:" && $2 == "xor" && $3 == "%rcx,%rdx" { print $1 }' |
+			tr -d : > "$d/O$o.xor"
+		test "$(wc -l < "$d/O$o.xor")" -eq 1
+	done
+	perf diff --flamegraph="$d/diff.json" --asm "$d/O1.data" "$d/O2.data" 2> /dev/null
+	python3 - "$d" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+want = [int(open(f'{d}/O{o}.xor').read(), 16) for o in (1, 2)]
+xors = []
+def walk(n, parent):
+    if n['kind'] == 'insn' and parent.startswith('spin (') and \
+       re.match(r'^xorq?\s+%rcx, ?%rdx ', n['n']):
+        xors.append(n)
+    for c in n['c']:
+        walk(c, n['n'])
+walk(json.load(open(f'{d}/diff.json')), '')
+addr = lambda label: int(re.search(r'\[0x([0-9a-f]+)\]$', label).group(1), 16)
+assert len(xors) == 1, [(x['n'], x['match']) for x in xors]
+x = xors[0]
+assert x['match'] == 'both' and x['how'] == 'aligned', x
+assert [addr(x['old_n']), addr(x['n'])] == want, (x['old_n'], x['n'], want)
+assert x['old'] > 0 and x['new'] > 0, x
+PY
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
-	test_record_command test_bad_input test_diff test_diff_rebuild test_diff_statics
+	test_record_command test_bad_input test_diff test_diff_rebuild test_diff_statics \
+	test_diff_reorder
