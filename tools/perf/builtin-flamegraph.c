@@ -90,6 +90,8 @@ struct perf_flamegraph {
 	/* DSOs replaced since the recording, warned about once. */
 	struct dso		**replaced;
 	int			nr_replaced;
+	/* --diff: the graph before, whose warnings are not said again. */
+	struct flamegraph	*warned_with;
 	struct flamegraph_output out;
 	const char		*output;
 	/* --diff's recording: the graph before, this one's after. */
@@ -879,8 +881,9 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 	for (i = 0; i < pfg->nr_events && !err; i++) {
 		pfe = pfg->events[i];
 		pfg->graphs[i] = &pfe->fg;
-		if (i)
-			flamegraph__share_warnings(&pfe->fg, pfg->graphs[0]);
+		if (i || pfg->warned_with)
+			flamegraph__share_warnings(&pfe->fg, i ? pfg->graphs[0] :
+						   pfg->warned_with);
 		for (j = 0; j < pfg->nr_replaced; j++)
 			flamegraph__warn_once(&pfe->fg, pfg->replaced[j], /*kernel=*/false);
 		err = perf_flamegraph_event__view(pfg, pfe);
@@ -1117,8 +1120,10 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	err = perf_flamegraph__open(&old, &data);
 	if (!err)
 		err = perf_flamegraph__build(&old);
-	if (!err)
+	if (!err) {
+		pfg->warned_with = old.graphs[0];
 		err = perf_flamegraph__build(pfg);
+	}
 	if (err)
 		goto out;
 	diff.old = old.graphs[0];

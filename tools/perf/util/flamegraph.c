@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
+#include "build-id.h"
 #include "dso.h"
 #include "flamegraph.h"
 #include "hashmap.h"
@@ -52,6 +53,16 @@ static size_t hash_identity(long key, void *ctx __maybe_unused)
 static bool hash_equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return key1 == key2;
+}
+
+static size_t name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool name_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return strcmp((const char *)key1, (const char *)key2) == 0;
 }
 
 static long flamegraph_insn__dso_key(const struct flamegraph_insn *insn)
@@ -159,7 +170,7 @@ int flamegraph__init(struct flamegraph *fg, enum flamegraph_weight weight)
 	fg->leaves = hashmap__new(hash_identity, hash_equal, NULL);
 	fg->stacks = hashmap__new(hash_identity, hash_equal, NULL);
 	fg->generations = hashmap__new(hash_identity, hash_equal, NULL);
-	fg->warned = hashmap__new(hash_identity, hash_equal, NULL);
+	fg->warned = hashmap__new(name_hash, name_equal, NULL);
 	if (IS_ERR(fg->insn_index) || IS_ERR(fg->leaves) || IS_ERR(fg->stacks) ||
 	    IS_ERR(fg->generations) || IS_ERR(fg->warned)) {
 		flamegraph__exit(fg);
@@ -219,6 +230,10 @@ void flamegraph__exit(struct flamegraph *fg)
 		hashmap__for_each_entry(fg->generations, cur, bkt)
 			free(cur->pvalue);
 	}
+	if (!IS_ERR_OR_NULL(fg->warned)) {
+		hashmap__for_each_entry(fg->warned, cur, bkt)
+			free((char *)cur->pkey);
+	}
 	hashmap__free_checked(fg->insn_index);
 	hashmap__free_checked(fg->leaves);
 	hashmap__free_checked(fg->stacks);
@@ -237,15 +252,35 @@ void flamegraph__exit(struct flamegraph *fg)
 	}
 }
 
+/* One DSO in every session that has it: its build-id, else its path. */
+static char *flamegraph__warn_key(const struct dso *dso, bool kernel)
+{
+	char bid[SBUILD_ID_SIZE];
+
+	if (!dso)
+		return strdup(kernel ? "[kernel]" : "[unknown]");
+	if (!dso__has_build_id(dso))
+		return strdup(dso__long_name(dso));
+	build_id__snprintf(dso__bid(dso), bid, sizeof(bid));
+	return strdup(bid);
+}
+
 bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
 			   bool kernel)
 {
-	long key = flamegraph__dso_key(dso) ?: kernel;
+	char *key;
+	int err;
 
 	if (fg->warn_with)
 		return flamegraph__warn_once(fg->warn_with, dso, kernel);
 	/* Out of memory: warn again rather than never. */
-	return hashmap__add(fg->warned, key, 1) != -EEXIST;
+	key = flamegraph__warn_key(dso, kernel);
+	if (!key)
+		return true;
+	err = hashmap__add(fg->warned, key, 1);
+	if (err)
+		free(key);
+	return err != -EEXIST;
 }
 
 void flamegraph__share_warnings(struct flamegraph *fg, struct flamegraph *with)
@@ -655,16 +690,6 @@ const char *flamegraph_weight__name(enum flamegraph_weight weight)
 const char *flamegraph_node__srcline(const struct flamegraph_node *node)
 {
 	return node->insn ? node->insn->srcline : NULL;
-}
-
-static size_t name_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool name_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	return strcmp((const char *)key1, (const char *)key2) == 0;
 }
 
 /*

@@ -419,7 +419,8 @@ long flamegraph__dso_key(const struct dso *dso);
  *
  * Every reason a frame or leaf can't be named (a replaced binary, no
  * symbols, no disassembler) is reported once per DSO, by whichever part
- * finds it first.
+ * finds it first: per build-id (else path), so that one binary in two
+ * sessions (perf flamegraph --diff's) is one DSO.
  *
  * Return: true the first time it is called for @dso (or @kernel); false
  * after that.
@@ -434,8 +435,9 @@ bool flamegraph__warn_once(struct flamegraph *fg, const struct dso *dso,
  *        from now on, as if they were its own; not to be freed before @fg
  *        is done with
  *
- * A session's DSOs are the same for each of its events' graphs: what was
- * said about one is not said again for the next.
+ * A session's DSOs are the same for each of its events' graphs, and
+ * two recordings of a program share most of theirs: what was said about
+ * one is not said again for the next.
  */
 void flamegraph__share_warnings(struct flamegraph *fg, struct flamegraph *with);
 

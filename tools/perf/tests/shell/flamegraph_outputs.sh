@@ -403,11 +403,14 @@ if abs(worst['delta']) > 3:
 PY
 		test $attempt -eq 1
 	done
-	perf flamegraph --asm -i "$d/old.data" -o "$d/old.json" 2> /dev/null
-	perf flamegraph --asm -i "$d/new.data" -o "$d/new.json" 2> /dev/null
+	perf flamegraph --asm -i "$d/old.data" -o "$d/old.json" 2> "$d/old.err"
+	perf flamegraph --asm -i "$d/new.data" -o "$d/new.json" 2> "$d/new.err"
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.json" \
 		2> "$d/err"
 	grep -q "samples of 'cpu-clock' before ($d/old.data), [0-9]* after" "$d/err"
+	# A DSO's warnings once, though each recording's session has it.
+	cat "$d/old.err" "$d/new.err" | grep "^Warning" | sort -u > "$d/warnings"
+	grep "^Warning" "$d/err" | sort | cmp - "$d/warnings"
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.folded" \
 		2> /dev/null
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/old.data" -o "$d/self.json" \
