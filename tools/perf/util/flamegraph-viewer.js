@@ -192,12 +192,19 @@
 
 	/* ---- Views other than the call tree: trees of merged nodes ---- */
 
-	/* A node of a derived view, standing for the nodes merged into it. */
+	/*
+	 * A node of a derived view, standing for the nodes merged into it;
+	 * on a --diff page with their weights before too.
+	 */
 	function derived(n, parent) {
-		return { n: n.n, kind: n.kind, kernel: n.kernel, jit: n.jit,
-			 d: n.d, self: 0, ss: 0, a: n.a, sl: n.sl, p: parent,
-			 depth: parent ? parent.depth + 1 : 0, c: [], t: 0, ts: 0,
-			 key: n.key, byKey: null, of: n };
+		const m = { n: n.n, kind: n.kind, kernel: n.kernel, jit: n.jit,
+			    d: n.d, self: 0, ss: 0, a: n.a, sl: n.sl, p: parent,
+			    depth: parent ? parent.depth + 1 : 0, c: [], t: 0, ts: 0,
+			    key: n.key, byKey: null, of: n };
+
+		if (isDiff)
+			Object.assign(m, { os: 0, oss: 0, ot: 0, ots: 0, how: n.how, on: n.on });
+		return m;
 	}
 
 	/* The child of a derived node that n merges into. */
@@ -228,43 +235,56 @@
 		return n;
 	}
 
-	function add(n, t, ts) {
+	/* Weights after (t, ts) and, on a --diff page, before (ot, ots). */
+	function add(n, t, ts, ot, ots) {
 		n.t += t;
 		n.ts += ts;
+		if (isDiff) {
+			n.ot += ot;
+			n.ots += ots;
+		}
+	}
+
+	function addSelf(n, t, ts, ot, ots) {
+		n.self += t;
+		n.ss += ts;
+		if (isDiff) {
+			n.os += ot;
+			n.oss += ots;
+		}
 	}
 
 	/* Functions merged across callers, then their instructions. */
 	function buildMerged() {
 		const m = derived(root, null);
 
-		m.t = root.t;
-		m.ts = root.ts;
+		add(m, root.t, root.ts, root.ot, root.ots);
 		(function walk(n) {
-			let t = n.self, ts = n.ss;
+			let t = n.self, ts = n.ss, ot = n.os, ots = n.oss;
 
 			for (const c of n.c) {
 				if (c.kind === 4 && isFunc(n)) {
 					t += c.t;
 					ts += c.ts;
+					ot += c.ot;
+					ots += c.ots;
 				} else {
 					walk(c);
 				}
 			}
-			if (!isFunc(n) || !t)
+			if (!isFunc(n) || !(t || (isDiff && ot)))
 				return;
 			const f = child(m, n);
 
-			add(f, t, ts);
-			f.self += n.self;
-			f.ss += n.ss;
+			add(f, t, ts, ot, ots);
+			addSelf(f, n.self, n.ss, n.os, n.oss);
 			for (const c of n.c) {
 				if (c.kind !== 4)
 					continue;
 				const i = child(f, c);
 
-				add(i, c.t, c.ts);
-				i.self += c.t;
-				i.ss += c.ts;
+				add(i, c.t, c.ts, c.ot, c.ots);
+				addSelf(i, c.t, c.ts, c.ot, c.ots);
 			}
 		})(root);
 		return finish(m);
@@ -278,23 +298,23 @@
 		const m = derived(root, null);
 
 		(function walk(n) {
-			if (n.self && n !== root) {
+			if ((n.self || (isDiff && n.os)) && n !== root) {
+				const w = [n.self, n.ss, n.os, n.oss];
 				let at = m, a = n.p;
 
-				add(m, n.self, n.ss);
+				add(m, ...w);
 				if (n.kind === 4 && n.p && n.p !== root) {
 					at = child(at, n.p);
-					add(at, n.self, n.ss);
+					add(at, ...w);
 					a = n.p.p;
 				}
 				at = child(at, n);
-				add(at, n.self, n.ss);
+				add(at, ...w);
 				for (; a && a !== root; a = a.p) {
 					at = child(at, a);
-					add(at, n.self, n.ss);
+					add(at, ...w);
 				}
-				at.self += n.self;
-				at.ss += n.ss;
+				addSelf(at, ...w);
 			}
 			for (const c of n.c)
 				walk(c);
@@ -320,19 +340,17 @@
 
 				nr++;
 				(function merge(src, dst) {
-					add(dst, src.t, src.ts);
-					dst.self += src.self;
-					dst.ss += src.ss;
+					add(dst, src.t, src.ts, src.ot, src.ots);
+					addSelf(dst, src.self, src.ss, src.os, src.oss);
 					for (const c of src.c)
 						merge(c, child(dst, c));
 				})(n, down);
-				add(up, n.t, n.ts);
+				add(up, n.t, n.ts, n.ot, n.ots);
 				for (let a = n.p; a && a !== root; a = a.p) {
 					at = child(at, a);
-					add(at, n.t, n.ts);
+					add(at, n.t, n.ts, n.ot, n.ots);
 				}
-				at.self += n.t;
-				at.ss += n.ts;
+				addSelf(at, n.t, n.ts, n.ot, n.ots);
 			}
 			for (const c of n.c)
 				walk(c, inside || is);

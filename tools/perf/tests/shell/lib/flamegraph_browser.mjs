@@ -115,7 +115,7 @@ function tree(d) {
 		n.total = n.self;
 		n.totalSamples = n.samples;
 		/* A --diff page: the weight before too. */
-		n.oldTotal = a.length > 8 ? a[8] : 0;
+		n.oldSelf = n.oldTotal = a.length > 8 ? a[8] : 0;
 		for (const c of a[6]) {
 			const k = build(c, n);
 
@@ -1473,6 +1473,41 @@ async function diffChecks() {
 		       `hot is ${(await rect('hot')).w} px, before it was ${hot[0].oldTotal / allBefore * W}`);
 		await page.locator('button#shape').click();
 		assert(within((await rect('hot')).w, hot[0].total / all * W, 1.5), 'hot not back');
+	});
+	await check('the merged, inverted and sandwich views in the same colours', async () => {
+		for (const v of ['merged', 'inverted', 'sandwich']) {
+			await open();
+			if (v === 'sandwich')
+				assert(await pf(() => window.perfFlamegraph.zoom('hot')) >= 0, 'no hot');
+			await page.locator(`button#view-${v}`).click();
+			await frame();
+			await snap(v);
+			const img = await canvasPixels();
+			const h = rgb(frameColor(img, await aim('hot')));
+
+			assert(h[0] > h[2] + 40, `${v}: hot grew but is ${h}`);
+			if (v !== 'sandwich') {
+				const c = rgb(frameColor(img, await aim('cold')));
+
+				assert(c[2] > c[0] + 40, `${v}: cold shrank but is ${c}`);
+			}
+			/*
+			 * Merged: hot's one call, its own weights (its instruction
+			 * leaves', not its callees') before and after.
+			 */
+			if (v !== 'merged')
+				continue;
+			const leaves = hot[0].children.filter((c) => c.kind === 'insn');
+			const before = leaves.reduce((w, c) => w + c.oldTotal, hot[0].oldSelf);
+			const after = leaves.reduce((w, c) => w + c.total, hot[0].self);
+
+			await hoverFrame('hot');
+			const t = await page.locator('#tip').textContent();
+			const num = (re) => +((re.exec(t) || [])[1]);
+
+			assert(before > 0 && num(/\nbefore: (\d+)/) === before &&
+			       num(/\nafter: (\d+)/) === after, `merged card of hot: ${t}`);
+		}
 	});
 	await check('hot instructions by their change', async () => {
 		await open();
