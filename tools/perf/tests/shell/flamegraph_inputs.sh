@@ -378,11 +378,16 @@ assert names >= {'evex_a', 'plain', 'evex_b'}, names" "$d/e.json"
 	fg_check --data "$d/e.data" --json "$d/e.json" --dso evex --annotate --annotate-counts \
 		--objdump-binary "$d/evex" ${run:+--objdump-exact '^vptestmb$'}
 	test -n "${run}" || return 0
-	# perf's objdump names targets from the debug file too, as perf
-	# annotate's does; a user's --objdump may not be GNU objdump's.
-	runs=$(objdump_runs "$d/bin/log" "$d/e.data" evex)
-	test "$(echo "${runs}" | wc -l)" -eq 1
-	echo "${runs}" | grep -q -- " --dwarf=follow-links .* $d/evex$"
+	# LLVM (or capstone) decodes in-process what it can: objdump runs only
+	# for what it can't (capstone without AVX-512), once, and names
+	# targets from the debug file too, as perf annotate's does.
+	runs=$(objdump_runs "$d/bin/log" "$d/e.data" evex || true)
+	if [ -n "${runs}" ]; then
+		test "$(echo "${runs}" | wc -l)" -eq 1
+		echo "${runs}" | grep -q -- " --dwarf=follow-links .* $d/evex$"
+	fi
+	# A user's --objdump is the only disassembler, and may not be GNU
+	# objdump.
 	: > "$d/bin/log"
 	perf flamegraph -i "$d/e.data" --asm --objdump "$d/bin/objdump" \
 		-o "$d/o.json" 2> /dev/null
