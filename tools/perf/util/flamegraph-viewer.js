@@ -1237,11 +1237,10 @@
 	}
 
 	/*
-	 * An instruction cut to px: the symbol of a branch target or a
-	 * memory operand (objdump's <name+off>) first, then the middle; its
-	 * mnemonic and its address stay.
+	 * An instruction in px with only the symbol of a branch target or a
+	 * memory operand (objdump's <name+off>) cut; null if it can't be.
 	 */
-	function shortenInsn(s, px, width) {
+	function shortenInsnSymbol(s, px, width) {
 		const i = s.indexOf('<'), j = s.lastIndexOf('>');
 
 		if (width(s) <= px)
@@ -1253,6 +1252,18 @@
 			if (sym)
 				return s.slice(0, i + 1) + sym + s.slice(j);
 		}
+		return null;
+	}
+
+	/*
+	 * An instruction cut to px: the symbol first, then the middle; its
+	 * mnemonic and its address stay.
+	 */
+	function shortenInsn(s, px, width) {
+		const sym = shortenInsnSymbol(s, px, width);
+
+		if (sym !== null)
+			return sym;
 		const half = (n) => s.slice(0, n) + ELLIPSIS + s.slice(s.length - n);
 		const k = longest(s.length >> 1, (n) => width(half(n)) <= px);
 
@@ -1290,12 +1301,17 @@
 			cells.forEach(function (c, i) {
 				const td = tr.insertCell();
 
-				if (i > 2)
+				if (i > 2) {
 					td.textContent = shorten(c, cols[i] - 8, tableWidth);
-				else if (i === 2)
-					td.textContent = shortenInsn(c, cols[i] - 8, tableWidth);
-				else
+				} else if (i === 2) {
+					/* Operands too long to cut: whole, on two lines. */
+					const t = shortenInsnSymbol(c, cols[i] - 8, tableWidth);
+
+					td.textContent = t === null ? c : t;
+					td.classList.toggle('wrap', t === null);
+				} else {
 					td.textContent = c;
+				}
 				if (i >= 2)
 					td.title = c;
 			});
