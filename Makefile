@@ -121,7 +121,20 @@ $(NODE)/.installed: scripts/browser/package.json scripts/browser/package-lock.js
 browser-deps: $(NODE)/.installed
 	@scripts/deps.sh --browser
 
-check: $(PERF) $(MAN) browser-deps
+# The pprof test's consumer: Google's pprof, built from Debian's source
+# (golang-github-google-pprof-dev) with Debian's Go, in GOPATH mode: no
+# network. The tests find it as $PPROF.
+PPROF_BIN := $(B)/pprof
+
+$(PPROF_BIN): scripts/deps.sh
+	@scripts/deps.sh --pprof
+	@echo "  GO     $@: pprof"
+	@GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE=$(CURDIR)/$(B)/go-cache \
+		go build -o $@ github.com/google/pprof
+
+export PPROF := $(CURDIR)/$(PPROF_BIN)
+
+check: $(PERF) $(MAN) browser-deps $(PPROF_BIN)
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
 
 # The mailing-list series (patches/commits says the order and which file
@@ -132,7 +145,7 @@ patches: $(BASE)/.base-version
 	@scripts/make-patches.sh $(BASE) $(B)/patches
 
 # The man page for the series' perf help test: the same text as its patch.
-check-patches: patches $(MAN)
+check-patches: patches $(MAN) $(PPROF_BIN)
 	@MANDIR=$(CURDIR)/$(B)/man scripts/check-patches.sh $(BASE) $(B)/patches
 
 # perf flamegraph against perf script, report, annotate and flamegraph.py

@@ -9,6 +9,9 @@
 # viewer and make bench-viewer need (Chromium). Not root and missing:
 # says so and succeeds, as that test then skips.
 #
+# deps.sh --pprof: Go and pprof's source, from which make check builds
+# the pprof that the pprof test reads perf's profiles with.
+#
 # llvm-14-dev: perf's LLVM disassembler (Linux 7.3 takes LLVM 13 or
 # later; the Makefile points LLVM_CONFIG at its llvm-config-14). The base
 # is fetched from its own apt source (scripts/fetch-base.sh), whose lz4
@@ -25,11 +28,15 @@ libpfm4-dev systemtap-sdt-dev
 asciidoc-base xmlto docbook-xml docbook-xsl xsltproc man-db bzip2"
 
 BROWSER_PKGS="chromium fonts-dejavu-core"
+PPROF_PKGS="golang-go golang-github-google-pprof-dev"
 
 what="build dependencies"
 if [ "$1" = --browser ]; then
 	PKGS=$BROWSER_PKGS
 	what="packages of the browser test"
+elif [ "$1" = --pprof ]; then
+	PKGS=$PPROF_PKGS
+	what="packages of pprof"
 fi
 
 missing=

@@ -16,6 +16,7 @@ tests=(
 	"perf flamegraph inputs"
 	"perf flamegraph: Rust v0 and MiniDebugInfo names"
 	"perf flamegraph outputs and bad input"
+	"perf flamegraph --format pprof, read by pprof"
 	"perf report --flamegraph and flamegraph.py --asm"
 	"perf flamegraph HTML viewer in Chromium"
 	"Flame graph tree and writers"

@@ -19,6 +19,7 @@
 #include "util/flamegraph-asm.h"
 #include "util/flamegraph-diff.h"
 #include "util/flamegraph-output.h"
+#include "util/flamegraph-pprof.h"
 #include "util/flamegraph-record.h"
 #include "util/flamegraph-srcline.h"
 #include "util/header.h"
@@ -73,6 +74,8 @@ struct perf_flamegraph_event {
 	int			max_stack;
 	u64			nr_filtered;
 	u64			nr_unresolved;
+	/* --format pprof: the samples as pprof's, besides the tree. */
+	struct flamegraph_pprof	*pprof;
 };
 
 struct perf_flamegraph {
@@ -113,6 +116,9 @@ struct perf_flamegraph {
 	int			range_size;
 	int			range_num;
 	bool			asm_leaves;
+	/* pprof: the hottest locations' source lines; demangle its names. */
+	bool			srcline;
+	bool			demangle;
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	bool			bad_option;	/* found only once the input was read */
 	struct flamegraph_frame	*frames;
@@ -344,6 +350,9 @@ static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
 static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
 {
 	if (pfe) {
+		if (pfe->pprof)
+			flamegraph_pprof__exit(pfe->pprof);
+		free(pfe->pprof);
 		flamegraph__exit(&pfe->fg);
 		strbuf_release(&pfe->view);
 		free(pfe->name);
@@ -409,6 +418,21 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	pfe->fg.event = pfe->name;
 	pfe->fg.unit = flamegraph__period_unit(evsel);
 	events[pfg->nr_events++] = pfe;
+	if (pfg->format == FLAMEGRAPH_PPROF) {
+		/* Every sample to pprof: the tree's shortcuts skip its resolution. */
+		pfe->stacks_by_key = false;
+		pfe->callers_by_key = false;
+		pfe->pprof = malloc(sizeof(*pfe->pprof));
+		if (!pfe->pprof || flamegraph_pprof__init(pfe->pprof, pfe->name, pfe->fg.unit)) {
+			zfree(&pfe->pprof);
+			*err = -ENOMEM;
+			evsel->priv = pfe;
+			return NULL;
+		}
+		pfe->pprof->period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
+		pfe->pprof->nr_srclines = pfg->srcline ? FLAMEGRAPH_SRCLINES_MAX : 0;
+		pfe->pprof->demangle = pfg->demangle;
+	}
 	evsel->priv = pfe;
 	return pfe;
 out_free:
@@ -441,6 +465,7 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
  * (@callers, the node they went to) are not resolved again.  Else, with
  * @callers_of set, and one frame per callchain entry of @key, the last
  * the sampled function's, *@callers_of is set to the node of its callers.
+ * With --format pprof the same frames go to the event's pprof samples.
  */
 static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 						    struct perf_flamegraph_event *pfe,
@@ -494,6 +519,11 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 				nr ? pfg->frames : &ip, nr ?: 1, insn);
 	if (leaf && callers_of && nr == nr_addresses(key))
 		*callers_of = insn ? leaf->parent->parent : leaf->parent;
+	if (leaf && pfe->pprof &&
+	    flamegraph_pprof__add_sample(pfe->pprof, nr ? pfg->frames : &ip, nr ?: 1,
+					 thread__comm_str(al->thread), sample->pid, sample->tid,
+					 sample->time, sample->period))
+		return NULL;
 	return leaf;
 }
 
@@ -764,12 +794,36 @@ static int perf_flamegraph_event__view(struct perf_flamegraph *pfg,
 	return err;
 }
 
+/*
+ * When the recording began, for a pprof profile of a recording without
+ * clock data: its file's last change (perf report's "captured on"), less
+ * the time its samples span.  0 for a pipe.
+ */
+static u64 perf_flamegraph__start_ns(struct perf_flamegraph *pfg,
+				     const struct flamegraph_pprof *pp)
+{
+	struct stat st;
+	u64 end;
+
+	if (perf_data__is_pipe(pfg->session->data) || stat(pfg->session->data->path, &st))
+		return 0;
+	end = st.st_mtim.tv_sec * NSEC_PER_SEC + st.st_mtim.tv_nsec;
+	return end - (pp->last_time - pp->first_time);
+}
+
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
 	FILE *fp = flamegraph_output__open(&pfg->out);
+	struct flamegraph_pprof *pp;
 
 	if (!fp)
 		return -EIO;
+	if (pfg->format == FLAMEGRAPH_PPROF) {
+		pp = container_of(pfg->graphs[0], struct perf_flamegraph_event, fg)->pprof;
+		return flamegraph_output__close(&pfg->out,
+				flamegraph_pprof__write(pp, perf_session__env(pfg->session),
+							perf_flamegraph__start_ns(pfg, pp), fp));
+	}
 	return flamegraph_output__close(&pfg->out,
 					flamegraph__write_session(pfg->graphs, pfg->nr_graphs,
 								  fp, pfg->format,
@@ -802,8 +856,12 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 		if (pfe->nr_filtered || pfe->nr_unresolved)
 			fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
 				pfe->nr_filtered, pfe->nr_unresolved);
-		fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves",
-			pfe->fg.nr_nodes - 1, pfe->fg.nr_leaves);
+		if (pfe->pprof)
+			fprintf(stderr, ", %zu locations in %zu mappings",
+				pfe->pprof->nr_locations, pfe->pprof->nr_mappings);
+		else
+			fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves",
+				pfe->fg.nr_nodes - 1, pfe->fg.nr_leaves);
 	}
 	if (pfg->nr_other_event)
 		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
@@ -1181,7 +1239,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_STRING('i', "input", &input_name, "file", "input file name"),
 	OPT_STRING('o', "output", &pfg.output, "file",
 		   "output file name, - for stdout (default: flamegraph.html)"),
-	OPT_STRING(0, "format", &pfg.format_str, "html|json|folded",
+	OPT_STRING(0, "format", &pfg.format_str, "html|json|folded|pprof",
 		   "output format (default: from the output's extension, else html)"),
 	OPT_STRING(0, "diff", &pfg.diff_base, "file",
 		   "the recording before: each frame with its weight in it and in -i's"),
@@ -1241,6 +1299,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "Demangle symbol names (default: on)"),
 	OPT_BOOLEAN(0, "inline", &symbol_conf.inline_name,
 		    "Show inline function frames"),
+	OPT_BOOLEAN(0, "srcline", &pfg.srcline,
+		    "pprof: source lines of the hottest locations (default: on)"),
 	OPT_END()
 	};
 	bool usage = false;
@@ -1254,6 +1314,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	callchain_param.order = ORDER_CALLEE;
 	/* A task's samples after its EXIT are its own, as in perf report. */
 	symbol_conf.keep_exited_threads = true;
+	pfg.srcline = true;
 
 	argc = parse_options(argc, argv, options, flamegraph_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
@@ -1310,6 +1371,21 @@ int cmd_flamegraph(int argc, const char **argv)
 			       pfg.output);
 			goto out_usage;
 		}
+	}
+	if (pfg.format == FLAMEGRAPH_PPROF) {
+		if (pfg.diff_base) {
+			pr_err("--diff: a pprof profile holds one recording (pprof -diff_base compares two)\n");
+			goto out_usage;
+		}
+		if (pfg.nr_event_names > 1) {
+			pr_err("--format pprof: a profile of one event\n");
+			goto out_usage;
+		}
+		/* Its leaves are the sample IPs' addresses already. */
+		pfg.asm_leaves = false;
+		/* The binaries' names, for each Function's system_name. */
+		pfg.demangle = symbol_conf.demangle;
+		symbol_conf.demangle = false;
 	}
 	if (pfg.template_path) {
 		if (pfg.format != FLAMEGRAPH_HTML) {

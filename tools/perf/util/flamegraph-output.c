@@ -64,6 +64,32 @@ static int utf8_seq_len(const unsigned char *s)
 	return len;
 }
 
+char *flamegraph__utf8_dup(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str);
+	/* Each invalid byte becomes three. */
+	char *out = malloc(3 * len + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*s) {
+		int n = utf8_seq_len(s);
+
+		if (n) {
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 /*
  * The writers put one or more numbers per node: printf()'s format parsing
  * was a third of the JSON writer's time.
@@ -666,6 +692,8 @@ int flamegraph__parse_format(const char *format_str, const char *output,
 			*format = FLAMEGRAPH_JSON;
 		else if (!strcmp(format_str, "folded"))
 			*format = FLAMEGRAPH_FOLDED;
+		else if (!strcmp(format_str, "pprof"))
+			*format = FLAMEGRAPH_PPROF;
 		else
 			goto out_unknown;
 		return 0;
@@ -676,12 +704,16 @@ int flamegraph__parse_format(const char *format_str, const char *output,
 		*format = FLAMEGRAPH_JSON;
 	else if (ext && (!strcasecmp(ext, ".folded") || !strcasecmp(ext, ".txt")))
 		*format = FLAMEGRAPH_FOLDED;
+	else if (ext && (!strcasecmp(ext, ".pprof") ||
+			 (!strcasecmp(ext, ".gz") && ext - output >= 3 &&
+			  !strncasecmp(ext - 3, ".pb", 3))))
+		*format = FLAMEGRAPH_PPROF;
 	else
 		*format = FLAMEGRAPH_HTML;
 	return 0;
 
 out_unknown:
-	pr_err("unknown --format '%s': use html, json or folded\n", format_str);
+	pr_err("unknown --format '%s': use html, json, folded or pprof\n", format_str);
 	return -EINVAL;
 }
 
@@ -691,6 +723,7 @@ const char *flamegraph_format__name(enum flamegraph_format format)
 		[FLAMEGRAPH_HTML]	= "html",
 		[FLAMEGRAPH_JSON]	= "json",
 		[FLAMEGRAPH_FOLDED]	= "folded",
+		[FLAMEGRAPH_PPROF]	= "pprof",
 	};
 
 	return names[format];
@@ -808,6 +841,9 @@ int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *f
 		for (i = 0; i < nr_graphs; i++)
 			flamegraph_node__write_folded(&graphs[i]->root, fp, graphs[i]->event);
 		return ferror(fp) ? -EIO : 0;
+	case FLAMEGRAPH_PPROF:
+		/* Of samples, not trees: flamegraph_pprof__write(). */
+		return -EINVAL;
 	case FLAMEGRAPH_HTML:
 	default:
 		break;

@@ -18,18 +18,24 @@ struct perf_session;
  * @FLAMEGRAPH_HTML: self-contained interactive HTML page
  * @FLAMEGRAPH_JSON: the JSON tree of perf script report flamegraph -f json
  * @FLAMEGRAPH_FOLDED: one "frame;frame;...;leaf count" line per stack
+ * @FLAMEGRAPH_PPROF: pprof's gzip-compressed profile.proto, every sample
+ *                    IP and callchain entry a location at its address
+ *                    (flamegraph_pprof__write())
  */
 enum flamegraph_format {
 	FLAMEGRAPH_HTML,
 	FLAMEGRAPH_JSON,
 	FLAMEGRAPH_FOLDED,
+	FLAMEGRAPH_PPROF,
 };
 
 /**
  * flamegraph__parse_format - the output format a user asked for
- * @format_str: --format's value ("html", "json" or "folded"), or NULL
+ * @format_str: --format's value ("html", "json", "folded" or "pprof"), or
+ *              NULL
  * @output: the output file name, whose extension picks the format when
- *          @format_str is NULL: .json, .folded or .txt, else html
+ *          @format_str is NULL: .json, .folded or .txt, .pb.gz or .pprof
+ *          (pprof's own names for its files), else html
  * @format: set to the format
  *
  * Return: 0, or -EINVAL after printing one line for an unknown format.
@@ -41,7 +47,7 @@ int flamegraph__parse_format(const char *format_str, const char *output,
  * flamegraph_format__name - the name of a format, as --format takes it
  * @format: the format
  *
- * Return: "html", "json" or "folded".
+ * Return: "html", "json", "folded" or "pprof".
  */
 const char *flamegraph_format__name(enum flamegraph_format format);
 
@@ -109,6 +115,17 @@ int flamegraph__write_folded(struct flamegraph *fg, FILE *fp);
  * flamegraph__write_folded() writes them before a line's count.
  */
 void flamegraph_node__write_folded_path(const struct flamegraph_node *node, FILE *fp);
+
+/**
+ * flamegraph__utf8_dup - a copy of a string that is valid UTF-8
+ * @str: the string, any bytes
+ *
+ * Bytes that are not part of valid UTF-8 (RFC 3629) become U+FFFD, as
+ * the writers put names.
+ *
+ * Return: the copy, for the caller to free(), or NULL without memory.
+ */
+char *flamegraph__utf8_dup(const char *str);
 
 /**
  * flamegraph__put_json_string - write a string as a JSON string

@@ -178,6 +178,12 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 	err = flamegraph__parse_format(NULL, fr->path, &fr->format);
 	if (err)
 		return err;
+	/* pprof's locations are addresses, which perf report's entries merged. */
+	if (fr->format == FLAMEGRAPH_PPROF) {
+		pr_err("--flamegraph=%s: pprof profiles come from perf flamegraph --format pprof\n",
+		       fr->path);
+		return -EINVAL;
+	}
 	err = flamegraph_output__init(&fr->out, fr->path);
 	if (err)
 		return err;

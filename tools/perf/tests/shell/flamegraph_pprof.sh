@@ -1,0 +1,272 @@
+#!/bin/bash
+# perf flamegraph --format pprof, read by pprof
+# SPDX-License-Identifier: GPL-2.0
+#
+# The pprof profiles perf flamegraph writes, checked with the real
+# consumer: Google's pprof ($PPROF, else pprof in $PATH; make check
+# builds it from Debian's source). Its reading of them against perf's
+# own: perf buildid-list, perf script's sample IPs, perf annotate's
+# per-address counts, perf flamegraph's folded stacks.
+
+set -e
+
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_pprof.XXXXX)
+
+# shellcheck source=lib/flamegraph.sh
+. "${shelldir}"/lib/flamegraph.sh
+
+pprof=${PPROF:-pprof}
+require cc python3 "${pprof}"
+
+prog="${workdir}/prog"
+data="${workdir}/p.data"
+build_workload "${prog}"
+perf record -q -e cpu-clock -c 100000 -g -o "${data}" "${prog}" 300 2> /dev/null
+perf flamegraph -i "${data}" -o "${workdir}/p.pb.gz" 2> /dev/null
+
+test_profile() {
+	echo "Mappings with their build-ids, sample types, period, labels"
+	local d="${workdir}"
+
+	# gzip, as pprof writes its own; perf data convert's is the same.
+	gzip -t "$d/p.pb.gz"
+	perf data convert -i "${data}" --to-pprof "$d/c.pb.gz" 2> /dev/null
+	cmp "$d/p.pb.gz" "$d/c.pb.gz"
+	"${pprof}" -raw "$d/p.pb.gz" > "$d/raw" 2> /dev/null
+	perf buildid-list -i "${data}" --with-hits 2> /dev/null > "$d/bids"
+	perf script -i "${data}" -F comm,pid,tid,period 2> /dev/null > "$d/script"
+	python3 - "$d" "${prog}" <<'PY'
+import re, sys
+d, prog = sys.argv[1:]
+raw = open(f'{d}/raw').read()
+mappings = re.findall(r'^\d+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ([0-9a-f]*)', raw, re.M)
+# Every DSO with samples, with its build-id, as perf buildid-list says.
+for line in open(f'{d}/bids'):
+    bid, path = line.split(None, 1)
+    path = path.strip()
+    if path.startswith('[kernel.kallsyms]'):
+        path = '[kernel.kallsyms]'
+    assert (path, bid) in mappings, (path, bid, mappings)
+# The first is the main binary to pprof ("File:"): where most samples ended.
+assert mappings[0][0] == prog, mappings
+assert 'cpu-clock/nanoseconds[dflt] samples/count' in raw, raw[:2000]
+assert re.search(r'^PeriodType: cpu-clock nanoseconds$', raw, re.M), raw[:500]
+assert re.search(r'^Period: 100000$', raw, re.M), raw[:500]
+assert re.search(r'^Comment: cmdline: .*perf record .* -o .*p\.data ', raw, re.M), raw[:500]
+# Per comm, pid and tid: the samples and periods of perf script.
+want = {}
+for line in open(f'{d}/script'):
+    m = re.match(r'^\s*(.*?)\s+(\d+)/(\d+)\s+(\d+)\s*$', line)
+    k = (m.group(1), int(m.group(2)), int(m.group(3)))
+    n, p = want.get(k, (0, 0))
+    want[k] = (n + 1, p + int(m.group(4)))
+got = {}
+samples = raw.split('\nSamples:\n')[1].split('\nLocations')[0]
+for m in re.finditer(r'^\s+(\d+)\s+(\d+): [\d ]*\n\s+comm:\[(.*)\]\n\s+pid:\[(\d+)\] tid:\[(\d+)\]',
+                     samples, re.M):
+    k = (m.group(3), int(m.group(4)), int(m.group(5)))
+    n, p = got.get(k, (0, 0))
+    got[k] = (n + int(m.group(2)), p + int(m.group(1)))
+assert got == want, (got, want)
+PY
+}
+
+# The address of each leaf: the sample IP, as perf script has it; per
+# instruction, perf annotate's counts and perf flamegraph --asm's.
+test_addresses() {
+	echo "Leaves at the sample IPs: perf script's, perf annotate's, --asm's counts"
+	local d="${workdir}" sym
+
+	"${pprof}" -top -addresses -sample_index=samples -nodecount=1000000 -nodefraction=0 \
+		-symbolize=none "$d/p.pb.gz" > "$d/top" 2> /dev/null
+	"${pprof}" -raw "$d/p.pb.gz" > "$d/raw" 2> /dev/null
+	perf script -i "${data}" -G -F ip 2> /dev/null > "$d/ips"
+	perf flamegraph --asm -i "${data}" --weight samples -o "$d/asm.json" 2> /dev/null
+	perf flamegraph -i "${data}" --no-srcline -o "$d/n.pb.gz" 2> /dev/null
+	"${pprof}" -raw "$d/n.pb.gz" > "$d/n.raw" 2> /dev/null
+	for sym in mix work; do
+		perf annotate -i "${data}" --stdio -n --no-source -s "${sym}" 2> /dev/null \
+			> "$d/annotate.${sym}"
+	done
+	python3 - "$d" "${prog}" <<'PY'
+import json, re, sys
+d, prog = sys.argv[1:]
+top, lines = {}, False
+for line in open(f'{d}/top'):
+    m = re.match(r'^\s*(\d+)\s+\S+%\s+\S+%\s+\d+\s+\S+%\s+([0-9a-f]{8,})\s+(\S+)', line)
+    if m:
+        top[int(m.group(2), 16)] = (int(m.group(1)), m.group(3))
+ips = {}
+for line in open(f'{d}/ips'):
+    ip = int(line, 16)
+    ips[ip] = ips.get(ip, 0) + 1
+# pprof's flat per address is the samples whose sample IP it is.
+flat = {a: n for a, (n, _) in top.items() if n}
+assert flat == ips, sorted(set(flat.items()) ^ set(ips.items()))[:10]
+# To objdump's addresses: the prog mapping's start and file offset.
+raw = open(f'{d}/raw').read()
+m = re.search(r'^\d+: 0x([0-9a-f]+)/0x[0-9a-f]+/0x([0-9a-f]+) ' + re.escape(prog) + ' ', raw, re.M)
+start, offset = int(m.group(1), 16), int(m.group(2), 16)
+for sym in ('mix', 'work'):
+    ann = {}
+    for line in open(f'{d}/annotate.{sym}'):
+        a = re.match(r'^\s*(\d+)\s*:\s*([0-9a-f]+):', line)
+        if a and int(a.group(1)):
+            ann[int(a.group(2), 16)] = int(a.group(1))
+    got = {a - start + offset: n for a, (n, f) in top.items() if f == sym and n}
+    # work() calls, and is seldom sampled itself: mix() always is.
+    assert got == ann and (ann or sym == 'work'), (sym, got, ann)
+# Source lines: the hottest locations', addr2line's (perf's srcline code's);
+# none with --no-srcline.
+import subprocess
+for line in open(f'{d}/top'):
+    m = re.match(r'^.*\s([0-9a-f]{8,}) mix (\S+):(\d+)$', line.rstrip())
+    if m:
+        a = int(m.group(1), 16) - start + offset
+        want = subprocess.run(['addr2line', '-e', prog, hex(a)], capture_output=True,
+                              text=True).stdout.split(' (discriminator')[0].strip()
+        assert want == f'{m.group(2)}:{m.group(3)}', (hex(a), want, line)
+        lines = True
+assert lines
+assert '[LN]' in raw and '[LN]' not in open(f'{d}/n.raw').read()
+# perf flamegraph --asm's leaves, summed per function and address.
+leaves = {}
+def walk(n, parent):
+    if n['k'] == 'insn' and n.get('d') == prog.rsplit('/', 1)[1]:
+        k = (parent, int(n['a'], 16))
+        leaves[k] = leaves.get(k, 0) + n['s']
+    for c in n['c']:
+        walk(c, n['n'])
+walk(json.load(open(f'{d}/asm.json')), '')
+got = {}
+for a, (n, f) in top.items():
+    if n and start <= a < start + 0x100000 and f in ('mix', 'work', 'main'):
+        got[(f, a - start + offset)] = n
+want = {k: v for k, v in leaves.items() if k[0] in ('mix', 'work', 'main')}
+assert got and got == want, sorted(set(got.items()) ^ set(want.items()))[:10]
+PY
+}
+
+# pprof -traces' stacks, frame for frame, are the folded output's.
+test_traces() {
+	echo "pprof -traces: the stacks of perf flamegraph's folded output"
+	local d="${workdir}"
+
+	"${pprof}" -traces -sample_index=samples -symbolize=none "$d/p.pb.gz" > "$d/traces" \
+		2> /dev/null
+	perf flamegraph -i "${data}" --weight samples -o "$d/p.folded" 2> /dev/null
+	python3 - "$d" <<'PY'
+import re, sys
+d = sys.argv[1]
+def name(f):
+    # Two functions of one name are one to pprof, which names them alike.
+    f = re.sub(r' \([^()]*\+0x[0-9a-f]+\)$', '', f)
+    return '?' if f.startswith('[unknown]') or f == '<unknown>' else f
+want = {}
+for line in open(f'{d}/p.folded'):
+    stack, n = line.rsplit(' ', 1)
+    frames = [name(f) for f in stack.split(';') if f != '[truncated]']
+    k = tuple(frames)
+    want[k] = want.get(k, 0) + int(n)
+got = {}
+for block in open(f'{d}/traces').read().split('-----------+-')[1:-1]:
+    lines = block.split('\n')[1:]
+    comm = re.match(r'^\s+comm:\s+(.*)$', lines[0]).group(1)
+    m = re.match(r'^\s+(\d+)\s+(.*)$', lines[3])
+    frames = [m.group(2)] + [l.strip() for l in lines[4:] if l.strip()]
+    k = tuple([comm] + [name(f) for f in reversed(frames)])
+    got[k] = got.get(k, 0) + int(m.group(1))
+assert got == want, sorted(set(got.items()) ^ set(want.items()))[:6]
+PY
+}
+
+# Two profiles merged by pprof sum: each sample's values, each total.
+test_merge() {
+	echo "pprof -proto merges two profiles: the values sum"
+	local d="${workdir}"
+
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/q.data" "${prog}" 100 2> /dev/null
+	perf flamegraph -i "$d/q.data" -o "$d/q.pprof" 2> /dev/null
+	"${pprof}" -proto "$d/p.pb.gz" "$d/q.pprof" > "$d/m.pb.gz" 2> /dev/null
+	for f in p.pb.gz q.pprof m.pb.gz; do
+		"${pprof}" -top -sample_index=samples -nodecount=1 -symbolize=none "$d/$f" \
+			2> /dev/null | sed -n 's/.* of \([0-9]*\) total$/\1/p' > "$d/$f.total"
+	done
+	test "$(cat "$d/m.pb.gz.total")" -eq \
+		$(($(cat "$d/p.pb.gz.total") + $(cat "$d/q.pprof.total")))
+	test "$(cat "$d/p.pb.gz.total")" -eq \
+		"$(perf script -i "${data}" -F period 2> /dev/null | wc -l)"
+}
+
+# Names that are not UTF-8, or hostile: valid UTF-8 strings, whole, the
+# bytes that are not UTF-8 U+FFFD.
+test_names() {
+	echo "Hostile and non-UTF-8 names, as valid UTF-8"
+	local d="${workdir}" p
+
+	cc -g -O0 -fno-omit-frame-pointer -o "$d/hostile" "${shelldir}"/lib/flamegraph_hostile.c
+	cc -g -O0 -fno-omit-frame-pointer -o "$d/names" "${shelldir}"/lib/script_python_names.c
+	for p in hostile names; do
+		perf record -q -e cpu-clock -c 100000 -g -o "$d/$p.data" "$d/$p" 2> /dev/null
+		perf flamegraph -i "$d/$p.data" -o "$d/$p.pb.gz" 2> /dev/null
+		"${pprof}" -top -nodecount=100 -symbolize=none "$d/$p.pb.gz" > "$d/$p.top" \
+			2> /dev/null
+	done
+	python3 - "$d" <<'PY'
+import gzip, sys
+d = sys.argv[1]
+# The string table: field 6 of the Profile, length-delimited.
+def strings(pb):
+    data, i, out = gzip.open(pb).read(), 0, []
+    def varint():
+        nonlocal i
+        v = s = 0
+        while True:
+            b = data[i]
+            i += 1
+            v |= (b & 0x7f) << s
+            s += 7
+            if b < 0x80:
+                return v
+    while i < len(data):
+        tag = varint()
+        if tag & 7 == 0:
+            varint()
+        elif tag & 7 == 2:
+            n = varint()
+            if tag >> 3 == 6:
+                out.append(data[i:i + n].decode('utf-8'))
+            i += n
+        else:
+            raise SystemExit(f'wire type {tag & 7}')
+    return out
+hostile = strings(f'{d}/hostile.pb.gz')
+# As the symbol table has them: gas's quotes left out.
+for name in ('</script><script>window.__pwned=1</script>', '"quoted"&amp;;\'&#39;',
+             '<img src=x onerror=window.__pwned=2>'):
+    assert name in hostile, (name, hostile)
+    assert name in open(f'{d}/hostile.top', encoding='utf-8').read(), name
+names = strings(f'{d}/names.pb.gz')
+assert 'sp\ufffdin' in names, names
+assert 'sp\ufffdin' in open(f'{d}/names.top', encoding='utf-8').read()
+PY
+}
+
+test_bad_input() {
+	echo "Bad options: one line, nothing written"
+	local d="${workdir}"
+
+	refute perf flamegraph -i "${data}" --diff "${data}" -o "$d/x.pb.gz" 2> "$d/err"
+	grep -q "^--diff: a pprof profile holds one recording" "$d/err"
+	test ! -e "$d/x.pb.gz"
+	refute perf flamegraph -i "${data}" --format pprof -e cpu-clock,task-clock \
+		-o "$d/y.pprof" 2> "$d/err"
+	grep -q "^--format pprof: a profile of one event" "$d/err"
+	test ! -e "$d/y.pprof"
+	refute perf report -i "${data}" --flamegraph="$d/z.pb.gz" 2> "$d/err"
+	grep -q "pprof profiles come from perf flamegraph --format pprof" "$d/err"
+	test ! -e "$d/z.pb.gz"
+}
+
+run_parts test_profile test_addresses test_traces test_merge test_names test_bad_input

@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flamegraph-pprof.c: one event's samples as pprof's profile.proto
+ * (perf flamegraph --format pprof, perf data convert --to-pprof), for
+ * pprof and the profile stores that read it: every callchain entry a
+ * Location at its address, in the Mapping of its binary with its
+ * build-id, so that an instruction-level view survives the export.
+ */
+#include "flamegraph-pprof.h"
+#include "build-id.h"
+#include "debug.h"
+#include "dso.h"
+#include "env.h"
+#include "flamegraph.h"
+#include "flamegraph-output.h"
+#include "hashmap.h"
+#include "map.h"
+#include "protobuf.h"
+#include "srcline.h"
+#include "strbuf.h"
+#include "symbol.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+#ifdef HAVE_ZLIB_SUPPORT
+#include <zlib.h>
+#endif
+
+/* Field numbers of profile.proto. */
+enum {
+	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE, PROFILE_MAPPING, PROFILE_LOCATION,
+	PROFILE_FUNCTION, PROFILE_STRING_TABLE, PROFILE_TIME_NANOS = 9,
+	PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD, PROFILE_COMMENT,
+	PROFILE_DEFAULT_SAMPLE_TYPE,
+};
+
+enum { VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT };
+
+enum { SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL };
+
+enum { LABEL_KEY = 1, LABEL_STR, LABEL_NUM };
+
+enum {
+	MAPPING_ID = 1, MAPPING_MEMORY_START, MAPPING_MEMORY_LIMIT, MAPPING_FILE_OFFSET,
+	MAPPING_FILENAME, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS, MAPPING_HAS_FILENAMES,
+	MAPPING_HAS_LINE_NUMBERS, MAPPING_HAS_INLINE_FRAMES,
+};
+
+enum { LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE };
+
+enum { LINE_FUNCTION_ID = 1, LINE_LINE };
+
+enum {
+	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME,
+	FUNCTION_START_LINE,
+};
+
+/* A binary's range in a process: its memory, its file offset there. */
+struct pprof_mapping {
+	u64		id;
+	u64		start;
+	u64		limit;
+	u64		offset;
+	struct dso	*dso;
+	bool		has_functions;
+	bool		has_line_numbers;
+};
+
+struct pprof_function {
+	u64		id;
+	struct symbol	*sym;
+	struct dso	*dso;
+	u64		name;
+	u64		system_name;
+	u64		filename;
+};
+
+/* What a Location's Line says: a function and, if known, its line there. */
+struct pprof_line {
+	u64		function_id;
+	u64		line;
+};
+
+struct pprof_location {
+	u64			id;
+	u64			mapping_id;
+	u64			address;
+	struct map_symbol	ms;
+	struct pprof_line	*lines;
+	u32			nr_lines;
+	/* Periods of the samples with it in their stack, for the hottest. */
+	u64			weight;
+};
+
+struct pprof_sample {
+	u64	*location_ids;	/* leaf first */
+	u32	nr;
+	u64	comm;
+	s32	pid;
+	s32	tid;
+	u64	period;
+	u64	count;
+};
+
+static size_t hash_combine(size_t hash, u64 value)
+{
+	return hash * 31 + value;
+}
+
+static size_t string_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool string_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+static size_t mapping_hash(long key, void *ctx __maybe_unused)
+{
+	const struct pprof_mapping *m = (const void *)key;
+
+	return hash_combine(hash_combine(hash_combine(flamegraph__dso_key(m->dso), m->start),
+					 m->limit), m->offset);
+}
+
+static bool mapping_equal(long a, long b, void *ctx __maybe_unused)
+{
+	const struct pprof_mapping *x = (const void *)a, *y = (const void *)b;
+
+	return x->dso == y->dso && x->start == y->start && x->limit == y->limit &&
+	       x->offset == y->offset;
+}
+
+static size_t location_hash(long key, void *ctx __maybe_unused)
+{
+	const struct pprof_location *l = (const void *)key;
+
+	return hash_combine(l->mapping_id, l->address);
+}
+
+static bool location_equal(long a, long b, void *ctx __maybe_unused)
+{
+	const struct pprof_location *x = (const void *)a, *y = (const void *)b;
+
+	return x->mapping_id == y->mapping_id && x->address == y->address;
+}
+
+static size_t pointer_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool pointer_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+static size_t sample_hash(long key, void *ctx __maybe_unused)
+{
+	const struct pprof_sample *s = (const void *)key;
+	size_t hash = hash_combine(hash_combine(s->comm, s->pid), s->tid);
+	u32 i;
+
+	for (i = 0; i < s->nr; i++)
+		hash = hash_combine(hash, s->location_ids[i]);
+	return hash;
+}
+
+static bool sample_equal(long a, long b, void *ctx __maybe_unused)
+{
+	const struct pprof_sample *x = (const void *)a, *y = (const void *)b;
+
+	return x->comm == y->comm && x->pid == y->pid && x->tid == y->tid && x->nr == y->nr &&
+	       !memcmp(x->location_ids, y->location_ids, x->nr * sizeof(*x->location_ids));
+}
+
+/* Append @entry to @array, @nr long: room for 16, then doubled when full. */
+static int pprof__append(void *array, size_t *nr, void *entry)
+{
+	void ***a = array;
+
+	if (!*nr || (*nr >= 16 && !(*nr & (*nr - 1)))) {
+		void **grown = realloc(*a, (*nr ? *nr * 2 : 16) * sizeof(**a));
+
+		if (!grown)
+			return -ENOMEM;
+		*a = grown;
+	}
+	(*a)[(*nr)++] = entry;
+	return 0;
+}
+
+/* The index of @s in the string table, added if new; 0 ("") without memory. */
+static u64 pprof__string(struct flamegraph_pprof *pp, const char *s)
+{
+	long idx;
+	char *copy;
+
+	if (hashmap__find(pp->string_index, s, &idx))
+		return idx;
+	/* Keyed by its valid form, which may be there already. */
+	copy = flamegraph__utf8_dup(s);
+	if (!copy)
+		return 0;
+	if (hashmap__find(pp->string_index, copy, &idx)) {
+		free(copy);
+		return idx;
+	}
+	idx = pp->nr_strings;
+	if (pprof__append(&pp->strings, &pp->nr_strings, copy)) {
+		free(copy);
+		return 0;
+	}
+	hashmap__add(pp->string_index, copy, idx);
+	return idx;
+}
+
+int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const char *unit)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->event = event;
+	pp->unit = unit;
+	pp->string_index = hashmap__new(string_hash, string_equal, NULL);
+	pp->mapping_index = hashmap__new(mapping_hash, mapping_equal, NULL);
+	pp->location_index = hashmap__new(location_hash, location_equal, NULL);
+	pp->function_index = hashmap__new(pointer_hash, pointer_equal, NULL);
+	pp->sample_index = hashmap__new(sample_hash, sample_equal, NULL);
+	if (IS_ERR(pp->string_index) || IS_ERR(pp->mapping_index) ||
+	    IS_ERR(pp->location_index) || IS_ERR(pp->function_index) ||
+	    IS_ERR(pp->sample_index)) {
+		flamegraph_pprof__exit(pp);
+		return -ENOMEM;
+	}
+	/* The table's first string is "", as profile.proto wants. */
+	pprof__string(pp, "");
+	return pp->nr_strings == 1 ? 0 : -ENOMEM;
+}
+
+void flamegraph_pprof__exit(struct flamegraph_pprof *pp)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nr_strings; i++)
+		free(pp->strings[i]);
+	for (i = 0; i < pp->nr_mappings; i++) {
+		dso__put(pp->mappings[i]->dso);
+		free(pp->mappings[i]);
+	}
+	for (i = 0; i < pp->nr_locations; i++) {
+		map_symbol__exit(&pp->locations[i]->ms);
+		free(pp->locations[i]->lines);
+		free(pp->locations[i]);
+	}
+	for (i = 0; i < pp->nr_functions; i++) {
+		dso__put(pp->functions[i]->dso);
+		free(pp->functions[i]);
+	}
+	for (i = 0; i < pp->nr_pprof_samples; i++) {
+		free(pp->samples[i]->location_ids);
+		free(pp->samples[i]);
+	}
+	free(pp->strings);
+	free(pp->mappings);
+	free(pp->locations);
+	free(pp->functions);
+	free(pp->samples);
+	free(pp->ids);
+	hashmap__free(pp->string_index);
+	hashmap__free(pp->mapping_index);
+	hashmap__free(pp->location_index);
+	hashmap__free(pp->function_index);
+	hashmap__free(pp->sample_index);
+	memset(pp, 0, sizeof(*pp));
+}
+
+/* The Mapping of @map, added if new: its id, 0 for none. */
+static u64 pprof__mapping(struct flamegraph_pprof *pp, struct map *map)
+{
+	struct pprof_mapping key, *m;
+
+	if (!map || !map__dso(map))
+		return 0;
+	key.dso = map__dso(map);
+	key.start = map__start(map);
+	key.limit = map__end(map);
+	key.offset = map__pgoff(map);
+	if (hashmap__find(pp->mapping_index, &key, &m))
+		return m->id;
+	m = malloc(sizeof(*m));
+	if (!m)
+		return 0;
+	*m = key;
+	m->id = pp->nr_mappings + 1;
+	m->has_functions = false;
+	m->has_line_numbers = false;
+	m->dso = dso__get(key.dso);
+	if (pprof__append(&pp->mappings, &pp->nr_mappings, m)) {
+		dso__put(m->dso);
+		free(m);
+		return 0;
+	}
+	hashmap__add(pp->mapping_index, m, m);
+	return m->id;
+}
+
+/*
+ * A symbol's name as pprof wants both: demangled, and as the binary has
+ * it. perf demangles as it loads symbols (symbol_conf.demangle): loaded
+ * without, @pp->demangle demangles each function's once here (NULL for
+ * a name that isn't mangled).
+ */
+static void pprof__function_names(struct flamegraph_pprof *pp, struct pprof_function *f)
+{
+	bool demangle = symbol_conf.demangle;
+	char *demangled;
+
+	symbol_conf.demangle = pp->demangle;
+	demangled = dso__demangle_sym(f->dso, /*kmodule=*/0, f->sym->name);
+	symbol_conf.demangle = demangle;
+	f->system_name = pprof__string(pp, f->sym->name);
+	f->name = demangled ? pprof__string(pp, demangled) : f->system_name;
+	free(demangled);
+}
+
+/* The Function of @ms's symbol, added if new: its id, 0 for none. */
+static u64 pprof__function(struct flamegraph_pprof *pp, const struct map_symbol *ms,
+			   u64 mapping_id)
+{
+	struct pprof_function *f;
+
+	if (!ms->sym || !ms->map)
+		return 0;
+	if (hashmap__find(pp->function_index, ms->sym, &f))
+		return f->id;
+	f = zalloc(sizeof(*f));
+	if (!f)
+		return 0;
+	f->id = pp->nr_functions + 1;
+	f->sym = ms->sym;
+	f->dso = dso__get(map__dso(ms->map));
+	pprof__function_names(pp, f);
+	if (pprof__append(&pp->functions, &pp->nr_functions, f)) {
+		dso__put(f->dso);
+		free(f);
+		return 0;
+	}
+	hashmap__add(pp->function_index, ms->sym, f);
+	if (mapping_id)
+		pp->mappings[mapping_id - 1]->has_functions = true;
+	return f->id;
+}
+
+/* The Location of @frame, added if new; NULL without memory. */
+static struct pprof_location *pprof__location(struct flamegraph_pprof *pp,
+					      const struct flamegraph_frame *frame)
+{
+	struct pprof_location key = {
+		.mapping_id = pprof__mapping(pp, frame->ms.map),
+		.address = frame->ip,
+	}, *l;
+	u64 function_id;
+
+	if (hashmap__find(pp->location_index, &key, &l))
+		return l;
+	l = zalloc(sizeof(*l));
+	if (!l)
+		return NULL;
+	*l = key;
+	l->id = pp->nr_locations + 1;
+	l->ms.map = map__get(frame->ms.map);
+	l->ms.sym = frame->ms.sym;
+	function_id = pprof__function(pp, &frame->ms, l->mapping_id);
+	if (function_id) {
+		l->lines = zalloc(sizeof(*l->lines));
+		if (!l->lines)
+			goto out_free;
+		l->lines[0].function_id = function_id;
+		l->nr_lines = 1;
+	}
+	if (pprof__append(&pp->locations, &pp->nr_locations, l))
+		goto out_free;
+	hashmap__add(pp->location_index, l, l);
+	return l;
+out_free:
+	map__put(l->ms.map);
+	free(l->lines);
+	free(l);
+	return NULL;
+}
+
+int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
+				 const struct flamegraph_frame *frames, u64 nr,
+				 const char *comm, s32 pid, s32 tid, u64 time, u64 period)
+{
+	struct pprof_sample key = { .nr = nr, .pid = pid, .tid = tid, }, *s;
+	u64 i;
+
+	if (nr > pp->alloc_ids) {
+		u64 *ids = realloc(pp->ids, nr * sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		pp->ids = ids;
+		pp->alloc_ids = nr;
+	}
+	/* pprof's stacks are the leaf first. */
+	for (i = 0; i < nr; i++) {
+		struct pprof_location *l = pprof__location(pp, &frames[nr - 1 - i]);
+
+		if (!l)
+			return -ENOMEM;
+		l->weight += period;
+		pp->ids[i] = l->id;
+	}
+	key.location_ids = pp->ids;
+	key.comm = pprof__string(pp, comm ?: "");
+	if (!hashmap__find(pp->sample_index, &key, &s)) {
+		s = malloc(sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		*s = key;
+		s->period = 0;
+		s->count = 0;
+		s->location_ids = memdup(pp->ids, nr * sizeof(*pp->ids) ?: 1);
+		if (!s->location_ids || pprof__append(&pp->samples, &pp->nr_pprof_samples, s)) {
+			free(s->location_ids);
+			free(s);
+			return -ENOMEM;
+		}
+		hashmap__add(pp->sample_index, s, s);
+	}
+	s->period += period;
+	s->count++;
+	pp->nr_samples++;
+	if (time && (!pp->first_time || time < pp->first_time))
+		pp->first_time = time;
+	if (time > pp->last_time)
+		pp->last_time = time;
+	return 0;
+}
+
+static int pprof__cmp_weight(const void *a, const void *b)
+{
+	const struct pprof_location *x = *(void * const *)a, *y = *(void * const *)b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->id < y->id ? -1 : 1;
+}
+
+/*
+ * The source lines of the hottest @max locations: perf's srcline code's
+ * file and line for the address (DWARF), the file its function's too.
+ */
+static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
+{
+	struct pprof_location **hot;
+	size_t i, nr = 0;
+
+	if (!max || !pp->nr_locations)
+		return;
+	hot = memdup(pp->locations, pp->nr_locations * sizeof(*hot));
+	if (!hot)
+		return;
+	qsort(hot, pp->nr_locations, sizeof(*hot), pprof__cmp_weight);
+	for (i = 0; i < pp->nr_locations && nr < max; i++) {
+		struct pprof_location *l = hot[i];
+		struct pprof_function *f;
+		unsigned int line = 0;
+		char *file;
+
+		if (!l->nr_lines)
+			continue;
+		nr++;
+		/* Memory address to the map's, then to objdump's, as perf annotate. */
+		file = get_srcline_split(map__dso(l->ms.map),
+					 map__rip_2objdump(l->ms.map,
+							   map__map_ip(l->ms.map, l->address)),
+					 &line);
+		if (!file || file == SRCLINE_UNKNOWN || strstarts(file, "??") || !line) {
+			if (file != SRCLINE_UNKNOWN)
+				free(file);
+			continue;
+		}
+		l->lines[0].line = line;
+		f = pp->functions[l->lines[0].function_id - 1];
+		if (!f->filename)
+			f->filename = pprof__string(pp, file);
+		pp->mappings[l->mapping_id - 1]->has_line_numbers = true;
+		free(file);
+	}
+	free(hot);
+}
+
+/*
+ * pprof takes the first Mapping for the main binary (its "File:"): the
+ * user-space one where the most samples ended. Its id, 0 without memory.
+ */
+static u64 pprof__main_mapping(struct flamegraph_pprof *pp)
+{
+	u64 *weight = calloc(pp->nr_mappings + 1, sizeof(*weight));
+	size_t i, best = 0;
+
+	if (!weight)
+		return 0;
+	for (i = 0; i < pp->nr_pprof_samples; i++) {
+		const struct pprof_sample *s = pp->samples[i];
+
+		if (s->nr)
+			weight[pp->locations[s->location_ids[0] - 1]->mapping_id] += s->period;
+	}
+	for (i = 1; i <= pp->nr_mappings; i++) {
+		if (!dso__kernel(pp->mappings[i - 1]->dso) && weight[i] > weight[best])
+			best = i;
+	}
+	free(weight);
+	return best;
+}
+
+/* The id a Mapping is written with: @main's and the first's swapped. */
+static u64 pprof__mapping_id(u64 id, u64 main)
+{
+	if (!main || !id)
+		return id;
+	return id == main ? 1 : id == 1 ? main : id;
+}
+
+static void pprof__value_type(struct protobuf *pb, u32 field, u64 type, u64 unit)
+{
+	struct protobuf vt;
+
+	protobuf__init(&vt);
+	protobuf__varint(&vt, VALUE_TYPE_TYPE, type);
+	protobuf__varint(&vt, VALUE_TYPE_UNIT, unit);
+	protobuf__message(pb, field, &vt);
+	protobuf__exit(&vt);
+}
+
+static void pprof__label(struct protobuf *pb, struct protobuf *label, u64 key, u64 str,
+			 s64 num)
+{
+	protobuf__reset(label);
+	protobuf__varint(label, LABEL_KEY, key);
+	if (str)
+		protobuf__varint(label, LABEL_STR, str);
+	else
+		protobuf__varint(label, LABEL_NUM, num);
+	protobuf__message(pb, SAMPLE_LABEL, label);
+}
+
+static void pprof__put_samples(struct flamegraph_pprof *pp, struct protobuf *pb)
+{
+	u64 comm = pprof__string(pp, "comm"), pid = pprof__string(pp, "pid");
+	u64 tid = pprof__string(pp, "tid");
+	struct protobuf msg, label;
+	size_t i;
+
+	protobuf__init(&msg);
+	protobuf__init(&label);
+	for (i = 0; i < pp->nr_pprof_samples; i++) {
+		const struct pprof_sample *s = pp->samples[i];
+		u64 values[2] = { s->period, s->count };
+
+		protobuf__reset(&msg);
+		protobuf__packed(&msg, SAMPLE_LOCATION_ID, s->location_ids, s->nr);
+		protobuf__packed(&msg, SAMPLE_VALUE, values, 2);
+		pprof__label(&msg, &label, comm, s->comm, 0);
+		pprof__label(&msg, &label, pid, 0, s->pid);
+		pprof__label(&msg, &label, tid, 0, s->tid);
+		protobuf__message(pb, PROFILE_SAMPLE, &msg);
+	}
+	protobuf__exit(&msg);
+	protobuf__exit(&label);
+}
+
+static void pprof__put_mappings(struct flamegraph_pprof *pp, struct protobuf *pb, u64 main)
+{
+	struct protobuf msg;
+	size_t i;
+
+	protobuf__init(&msg);
+	for (i = 1; i <= pp->nr_mappings; i++) {
+		/* In the order of the ids written. */
+		const struct pprof_mapping *m = pp->mappings[pprof__mapping_id(i, main) - 1];
+		char bid[SBUILD_ID_SIZE] = "";
+
+		if (dso__has_build_id(m->dso))
+			build_id__snprintf(dso__bid(m->dso), bid, sizeof(bid));
+		protobuf__reset(&msg);
+		protobuf__varint(&msg, MAPPING_ID, i);
+		protobuf__varint(&msg, MAPPING_MEMORY_START, m->start);
+		protobuf__varint(&msg, MAPPING_MEMORY_LIMIT, m->limit);
+		protobuf__varint(&msg, MAPPING_FILE_OFFSET, m->offset);
+		protobuf__varint(&msg, MAPPING_FILENAME,
+				 pprof__string(pp, dso__long_name(m->dso)));
+		protobuf__varint(&msg, MAPPING_BUILD_ID, pprof__string(pp, bid));
+		protobuf__varint(&msg, MAPPING_HAS_FUNCTIONS, m->has_functions);
+		protobuf__varint(&msg, MAPPING_HAS_FILENAMES, m->has_line_numbers);
+		protobuf__varint(&msg, MAPPING_HAS_LINE_NUMBERS, m->has_line_numbers);
+		protobuf__varint(&msg, MAPPING_HAS_INLINE_FRAMES, false);
+		protobuf__message(pb, PROFILE_MAPPING, &msg);
+	}
+	protobuf__exit(&msg);
+}
+
+static void pprof__put_locations(struct flamegraph_pprof *pp, struct protobuf *pb,
+				  u64 main)
+{
+	struct protobuf msg, line;
+	size_t i;
+	u32 j;
+
+	protobuf__init(&msg);
+	protobuf__init(&line);
+	for (i = 0; i < pp->nr_locations; i++) {
+		const struct pprof_location *l = pp->locations[i];
+
+		protobuf__reset(&msg);
+		protobuf__varint(&msg, LOCATION_ID, l->id);
+		if (l->mapping_id)
+			protobuf__varint(&msg, LOCATION_MAPPING_ID,
+					 pprof__mapping_id(l->mapping_id, main));
+		protobuf__varint(&msg, LOCATION_ADDRESS, l->address);
+		for (j = 0; j < l->nr_lines; j++) {
+			protobuf__reset(&line);
+			protobuf__varint(&line, LINE_FUNCTION_ID, l->lines[j].function_id);
+			if (l->lines[j].line)
+				protobuf__varint(&line, LINE_LINE, l->lines[j].line);
+			protobuf__message(&msg, LOCATION_LINE, &line);
+		}
+		protobuf__message(pb, PROFILE_LOCATION, &msg);
+	}
+	protobuf__exit(&msg);
+	protobuf__exit(&line);
+}
+
+static void pprof__put_functions(struct flamegraph_pprof *pp, struct protobuf *pb)
+{
+	struct protobuf msg;
+	size_t i;
+
+	protobuf__init(&msg);
+	for (i = 0; i < pp->nr_functions; i++) {
+		const struct pprof_function *f = pp->functions[i];
+
+		protobuf__reset(&msg);
+		protobuf__varint(&msg, FUNCTION_ID, f->id);
+		protobuf__varint(&msg, FUNCTION_NAME, f->name);
+		protobuf__varint(&msg, FUNCTION_SYSTEM_NAME, f->system_name);
+		if (f->filename)
+			protobuf__varint(&msg, FUNCTION_FILENAME, f->filename);
+		protobuf__message(pb, PROFILE_FUNCTION, &msg);
+	}
+	protobuf__exit(&msg);
+}
+
+/* Comments: what perf report --header says first. */
+static void pprof__put_comments(struct flamegraph_pprof *pp, struct protobuf *pb,
+				struct perf_env *env)
+{
+	char *s;
+	int i;
+
+	if (env->hostname && asprintf(&s, "host: %s", env->hostname) >= 0) {
+		protobuf__varint(pb, PROFILE_COMMENT, pprof__string(pp, s));
+		free(s);
+	}
+	if (env->version && asprintf(&s, "perf version: %s", env->version) >= 0) {
+		protobuf__varint(pb, PROFILE_COMMENT, pprof__string(pp, s));
+		free(s);
+	}
+	if (env->nr_cmdline > 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, "cmdline:");
+		for (i = 0; i < env->nr_cmdline; i++)
+			strbuf_addf(&sb, " %s", env->cmdline_argv[i]);
+		if (sb.buf)
+			protobuf__varint(pb, PROFILE_COMMENT, pprof__string(pp, sb.buf));
+		strbuf_release(&sb);
+	}
+}
+
+/* @len bytes of @buf to @fp, gzip-compressed where perf has zlib. */
+static int pprof__put_gzip(const char *buf, size_t len, FILE *fp)
+{
+#ifdef HAVE_ZLIB_SUPPORT
+	z_stream zs = { .next_in = (Bytef *)buf, .avail_in = len, };
+	unsigned char out[64 * 1024];
+	int ret;
+
+	/* 16 + 15: a gzip header and trailer around a 32 KiB window. */
+	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	do {
+		zs.next_out = out;
+		zs.avail_out = sizeof(out);
+		ret = deflate(&zs, Z_FINISH);
+		fwrite(out, 1, sizeof(out) - zs.avail_out, fp);
+	} while (ret == Z_OK);
+	deflateEnd(&zs);
+	if (ret != Z_STREAM_END)
+		return -ENOMEM;
+#else
+	fwrite(buf, 1, len, fp);
+#endif
+	return ferror(fp) ? -EIO : 0;
+}
+
+int flamegraph_pprof__write(struct flamegraph_pprof *pp, struct perf_env *env, u64 start_ns,
+			    FILE *fp)
+{
+	u64 event = pprof__string(pp, pp->event);
+	u64 unit = pprof__string(pp, !strcmp(pp->unit, "ns") ? "nanoseconds" : pp->unit);
+	u64 duration = pp->last_time - pp->first_time, main;
+	struct protobuf pb;
+	size_t i;
+	int err;
+
+	pprof__add_srclines(pp, pp->nr_srclines);
+	main = pprof__main_mapping(pp);
+	protobuf__init(&pb);
+	pprof__value_type(&pb, PROFILE_SAMPLE_TYPE, event, unit);
+	pprof__value_type(&pb, PROFILE_SAMPLE_TYPE, pprof__string(pp, "samples"),
+			  pprof__string(pp, "count"));
+	pprof__put_samples(pp, &pb);
+	pprof__put_mappings(pp, &pb, main);
+	pprof__put_locations(pp, &pb, main);
+	pprof__put_functions(pp, &pb);
+	/* The recording's start: its clock data maps perf_clock to the time of day. */
+	if (env->clock.enabled && pp->first_time >= env->clock.clockid_ns)
+		start_ns = env->clock.tod_ns + (pp->first_time - env->clock.clockid_ns);
+	if (start_ns)
+		protobuf__varint(&pb, PROFILE_TIME_NANOS, start_ns);
+	protobuf__varint(&pb, PROFILE_DURATION_NANOS, duration);
+	pprof__value_type(&pb, PROFILE_PERIOD_TYPE, event, unit);
+	if (pp->period)
+		protobuf__varint(&pb, PROFILE_PERIOD, pp->period);
+	pprof__put_comments(pp, &pb, env);
+	protobuf__varint(&pb, PROFILE_DEFAULT_SAMPLE_TYPE, event);
+	/* Last: the fields above added their strings. */
+	for (i = 0; i < pp->nr_strings; i++)
+		protobuf__bytes(&pb, PROFILE_STRING_TABLE, pp->strings[i], strlen(pp->strings[i]));
+	err = pb.err ?: pprof__put_gzip(pb.buf, pb.len, fp);
+	protobuf__exit(&pb);
+	return err;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_FLAMEGRAPH_PPROF_H
+#define __PERF_FLAMEGRAPH_PPROF_H
+
+#include <stdio.h>
+#include <linux/types.h>
+
+struct flamegraph_frame;
+struct hashmap;
+struct perf_env;
+
+/**
+ * struct flamegraph_pprof - one event's samples, as pprof's profile.proto
+ * @event: the event's name, the sample type (borrowed)
+ * @unit: the unit of its periods, flamegraph__period_unit()'s (borrowed)
+ * @period: the event's sample period, or 0 where it varies (perf record
+ *          -F): the profile's period
+ * @first_time: the earliest sample's time (perf_clock ns), 0 if none
+ * @last_time: the latest sample's
+ * @nr_samples: samples added
+ * @nr_srclines: locations whose line was looked up, at most
+ *               (flamegraph_pprof__write()); 0: none
+ * @demangle: the symbols were loaded with symbol_conf.demangle off, so
+ *            that their names are the binaries' (each Function's
+ *            system_name): demangle each for its name, as perf would have
+ *
+ * The rest is private: the tables of the profile's strings, mappings,
+ * locations, functions and samples, each entry once, by what tells it
+ * apart (see flamegraph_pprof__add_sample()).
+ */
+struct flamegraph_pprof {
+	const char		*event;
+	const char		*unit;
+	u64			period;
+	u64			first_time;
+	u64			last_time;
+	u64			nr_samples;
+	unsigned int		nr_srclines;
+	bool			demangle;
+	/* private: */
+	struct hashmap		*string_index;
+	char			**strings;
+	size_t			nr_strings;
+	struct hashmap		*mapping_index;
+	struct pprof_mapping	**mappings;
+	size_t			nr_mappings;
+	struct hashmap		*location_index;
+	struct pprof_location	**locations;
+	size_t			nr_locations;
+	struct hashmap		*function_index;
+	struct pprof_function	**functions;
+	size_t			nr_functions;
+	struct hashmap		*sample_index;
+	struct pprof_sample	**samples;
+	size_t			nr_pprof_samples;
+	u64			*ids;
+	size_t			alloc_ids;
+};
+
+/**
+ * flamegraph_pprof__init - an empty profile of one event
+ * @pp: the profile
+ * @event: the event's name (borrowed: it must outlive @pp)
+ * @unit: its periods' unit (borrowed)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const char *unit);
+
+/**
+ * flamegraph_pprof__exit - free a profile's tables
+ * @pp: the profile
+ */
+void flamegraph_pprof__exit(struct flamegraph_pprof *pp);
+
+/**
+ * flamegraph_pprof__add_sample - add a resolved sample
+ * @pp: the profile
+ * @frames: the sample's callchain as perf resolved it, outermost caller
+ *          first, the sample IP's entry last (flamegraph__leaf()'s order)
+ * @nr: how many
+ * @comm: the thread's comm (copied)
+ * @pid: its process
+ * @tid: the thread
+ * @time: the sample's time (perf_clock ns), for the profile's duration
+ * @period: the sample's period, in @pp's unit
+ *
+ * Each frame is a Location: its memory address, as the process saw it,
+ * in the Mapping of its map (start, limit, file offset, the DSO's name and
+ * build-id), with the Function of its symbol, if any (perf's symbol: its
+ * start and end, never its name, tell it apart). The sample is one of
+ * pprof's per distinct stack, comm, pid and tid, its values the sum of
+ * the periods and the number of samples.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
+				 const struct flamegraph_frame *frames, u64 nr,
+				 const char *comm, s32 pid, s32 tid, u64 time, u64 period);
+
+/**
+ * flamegraph_pprof__write - write the profile, gzip-compressed
+ * @pp: the profile
+ * @env: the recording's header (perf_session__env()): host, perf
+ *       version, command line for the comments, and its clock data for
+ *       the start time where perf record wrote it
+ * @start_ns: the recording's start, in ns since the epoch, where @env
+ *            has no clock data (0: unknown)
+ * @fp: where to write
+ *
+ * profile.proto of https://github.com/google/pprof/blob/main/proto/:
+ * sample types the event in its unit and "samples" (count), the event's
+ * the default; period type and period; time and duration; one Mapping,
+ * Location and Function per distinct one, the hottest locations' source
+ * lines from perf's srcline code (@pp->nr_srclines of them) and their
+ * inlined functions as more Lines, innermost first. Compressed with zlib
+ * (gzip, as pprof writes it) where perf is built with it, else plain.
+ *
+ * Return: 0, -ENOMEM, or -EIO if a write failed.
+ */
+int flamegraph_pprof__write(struct flamegraph_pprof *pp, struct perf_env *env, u64 start_ns,
+			    FILE *fp);
+
+#endif /* __PERF_FLAMEGRAPH_PPROF_H */
