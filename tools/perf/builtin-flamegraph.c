@@ -119,6 +119,7 @@ struct perf_flamegraph {
 	/* pprof: the hottest locations' source lines; demangle its names. */
 	bool			srcline;
 	bool			demangle;
+	bool			cpu_label;
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	bool			bad_option;	/* found only once the input was read */
 	struct flamegraph_frame	*frames;
@@ -432,6 +433,7 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 		pfe->pprof->period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
 		pfe->pprof->nr_srclines = pfg->srcline ? FLAMEGRAPH_SRCLINES_MAX : 0;
 		pfe->pprof->demangle = pfg->demangle;
+		pfe->pprof->cpu_label = pfg->cpu_label;
 	}
 	evsel->priv = pfe;
 	return pfe;
@@ -522,7 +524,7 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 	if (leaf && pfe->pprof &&
 	    flamegraph_pprof__add_sample(pfe->pprof, nr ? pfg->frames : &ip, nr ?: 1,
 					 thread__comm_str(al->thread), sample->pid, sample->tid,
-					 sample->time, sample->period))
+					 sample->cpu, sample->time, sample->period))
 		return NULL;
 	return leaf;
 }
@@ -1301,6 +1303,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "Show inline function frames"),
 	OPT_BOOLEAN(0, "srcline", &pfg.srcline,
 		    "pprof: source lines of the hottest locations (default: on)"),
+	OPT_BOOLEAN(0, "cpu-label", &pfg.cpu_label,
+		    "pprof: label the samples with their cpu too"),
 	OPT_END()
 	};
 	bool usage = false;
@@ -1371,6 +1375,10 @@ int cmd_flamegraph(int argc, const char **argv)
 			       pfg.output);
 			goto out_usage;
 		}
+	}
+	if (pfg.cpu_label && pfg.format != FLAMEGRAPH_PPROF) {
+		pr_err("--cpu-label: only for pprof output\n");
+		goto out_usage;
 	}
 	if (pfg.format == FLAMEGRAPH_PPROF) {
 		if (pfg.diff_base) {

@@ -44,7 +44,7 @@ enum { VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT };
 
 enum { SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL };
 
-enum { LABEL_KEY = 1, LABEL_STR, LABEL_NUM };
+enum { LABEL_KEY = 1, LABEL_STR, LABEL_NUM, LABEL_NUM_UNIT };
 
 enum {
 	MAPPING_ID = 1, MAPPING_MEMORY_START, MAPPING_MEMORY_LIMIT, MAPPING_FILE_OFFSET,
@@ -70,6 +70,7 @@ struct pprof_mapping {
 	struct dso	*dso;
 	bool		has_functions;
 	bool		has_line_numbers;
+	bool		has_inline_frames;
 };
 
 struct pprof_function {
@@ -104,6 +105,7 @@ struct pprof_sample {
 	u64	comm;
 	s32	pid;
 	s32	tid;
+	s32	cpu;		/* -1: not a label */
 	u64	period;
 	u64	count;
 };
@@ -166,7 +168,7 @@ static bool pointer_equal(long a, long b, void *ctx __maybe_unused)
 static size_t sample_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_sample *s = (const void *)key;
-	size_t hash = hash_combine(hash_combine(s->comm, s->pid), s->tid);
+	size_t hash = hash_combine(hash_combine(hash_combine(s->comm, s->pid), s->tid), s->cpu);
 	u32 i;
 
 	for (i = 0; i < s->nr; i++)
@@ -178,7 +180,8 @@ static bool sample_equal(long a, long b, void *ctx __maybe_unused)
 {
 	const struct pprof_sample *x = (const void *)a, *y = (const void *)b;
 
-	return x->comm == y->comm && x->pid == y->pid && x->tid == y->tid && x->nr == y->nr &&
+	return x->comm == y->comm && x->pid == y->pid && x->tid == y->tid && x->cpu == y->cpu &&
+	       x->nr == y->nr &&
 	       !memcmp(x->location_ids, y->location_ids, x->nr * sizeof(*x->location_ids));
 }
 
@@ -232,9 +235,11 @@ int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const
 	pp->mapping_index = hashmap__new(mapping_hash, mapping_equal, NULL);
 	pp->location_index = hashmap__new(location_hash, location_equal, NULL);
 	pp->function_index = hashmap__new(pointer_hash, pointer_equal, NULL);
+	pp->inline_index = hashmap__new(pointer_hash, pointer_equal, NULL);
 	pp->sample_index = hashmap__new(sample_hash, sample_equal, NULL);
 	if (IS_ERR(pp->string_index) || IS_ERR(pp->mapping_index) ||
 	    IS_ERR(pp->location_index) || IS_ERR(pp->function_index) ||
+	    IS_ERR(pp->inline_index) ||
 	    IS_ERR(pp->sample_index)) {
 		flamegraph_pprof__exit(pp);
 		return -ENOMEM;
@@ -277,6 +282,7 @@ void flamegraph_pprof__exit(struct flamegraph_pprof *pp)
 	hashmap__free(pp->mapping_index);
 	hashmap__free(pp->location_index);
 	hashmap__free(pp->function_index);
+	hashmap__free(pp->inline_index);
 	hashmap__free(pp->sample_index);
 	memset(pp, 0, sizeof(*pp));
 }
@@ -301,6 +307,7 @@ static u64 pprof__mapping(struct flamegraph_pprof *pp, struct map *map)
 	m->id = pp->nr_mappings + 1;
 	m->has_functions = false;
 	m->has_line_numbers = false;
+	m->has_inline_frames = false;
 	m->dso = dso__get(key.dso);
 	if (pprof__append(&pp->mappings, &pp->nr_mappings, m)) {
 		dso__put(m->dso);
@@ -398,9 +405,11 @@ out_free:
 
 int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
 				 const struct flamegraph_frame *frames, u64 nr,
-				 const char *comm, s32 pid, s32 tid, u64 time, u64 period)
+				 const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period)
 {
-	struct pprof_sample key = { .nr = nr, .pid = pid, .tid = tid, }, *s;
+	struct pprof_sample key = {
+		.nr = nr, .pid = pid, .tid = tid, .cpu = pp->cpu_label ? (s32)cpu : -1,
+	}, *s;
 	u64 i;
 
 	if (nr > pp->alloc_ids) {
@@ -456,9 +465,83 @@ static int pprof__cmp_weight(const void *a, const void *b)
 	return x->id < y->id ? -1 : 1;
 }
 
+/* The Function of an inlined function, by its name: its id, 0 for none. */
+static u64 pprof__inline_function(struct flamegraph_pprof *pp, const char *name,
+				  const char *file)
+{
+	u64 idx = pprof__string(pp, name);
+	struct pprof_function *f;
+
+	if (hashmap__find(pp->inline_index, idx, &f))
+		return f->id;
+	f = zalloc(sizeof(*f));
+	if (!f)
+		return 0;
+	f->id = pp->nr_functions + 1;
+	f->name = idx;
+	f->system_name = idx;
+	f->filename = file ? pprof__string(pp, file) : 0;
+	if (pprof__append(&pp->functions, &pp->nr_functions, f)) {
+		free(f);
+		return 0;
+	}
+	hashmap__add(pp->inline_index, idx, f);
+	return f->id;
+}
+
+/*
+ * The functions inlined at @l's address, from perf's srcline code
+ * (perf report --inline's): one Line each, innermost first, with the
+ * line in it, then @l's function with the line of the outermost call.
+ */
+static void pprof__add_inlines(struct flamegraph_pprof *pp, struct pprof_location *l,
+			       u64 objdump_addr)
+{
+	struct inline_node *node = dso__parse_addr_inlines(map__dso(l->ms.map), objdump_addr,
+							   l->ms.sym);
+	struct pprof_line *lines = NULL;
+	struct inline_list *ilist;
+	u32 nr = 0, i = 0;
+
+	if (!node)
+		return;
+	list_for_each_entry(ilist, &node->val, list)
+		nr++;
+	if (nr < 2 || !(lines = calloc(nr, sizeof(*lines))))
+		goto out;
+	list_for_each_entry(ilist, &node->val, list) {
+		char *colon = ilist->srcline ? strrchr(ilist->srcline, ':') : NULL;
+		char *file = NULL;
+
+		if (colon && ilist->srcline != SRCLINE_UNKNOWN) {
+			lines[i].line = strtoul(colon + 1, NULL, 10);
+			file = strndup(ilist->srcline, colon - ilist->srcline);
+		}
+		/* The last, outermost, is the symbol's own. */
+		if (i + 1 == nr)
+			lines[i].function_id = l->lines[0].function_id;
+		else
+			lines[i].function_id = pprof__inline_function(pp, ilist->symbol ?
+								      ilist->symbol->name : "??",
+								      file);
+		free(file);
+		if (!lines[i++].function_id)
+			goto out;
+	}
+	free(l->lines);
+	l->lines = lines;
+	l->nr_lines = nr;
+	lines = NULL;
+	pp->mappings[l->mapping_id - 1]->has_inline_frames = true;
+out:
+	free(lines);
+	inline_node__delete(node);
+}
+
 /*
  * The source lines of the hottest @max locations: perf's srcline code's
- * file and line for the address (DWARF), the file its function's too.
+ * file and line for the address (DWARF), the file its function's too,
+ * and the functions inlined there.
  */
 static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 {
@@ -475,16 +558,15 @@ static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 		struct pprof_location *l = hot[i];
 		struct pprof_function *f;
 		unsigned int line = 0;
+		u64 objdump_addr;
 		char *file;
 
 		if (!l->nr_lines)
 			continue;
 		nr++;
 		/* Memory address to the map's, then to objdump's, as perf annotate. */
-		file = get_srcline_split(map__dso(l->ms.map),
-					 map__rip_2objdump(l->ms.map,
-							   map__map_ip(l->ms.map, l->address)),
-					 &line);
+		objdump_addr = map__rip_2objdump(l->ms.map, map__map_ip(l->ms.map, l->address));
+		file = get_srcline_split(map__dso(l->ms.map), objdump_addr, &line);
 		if (!file || file == SRCLINE_UNKNOWN || strstarts(file, "??") || !line) {
 			if (file != SRCLINE_UNKNOWN)
 				free(file);
@@ -496,6 +578,7 @@ static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 			f->filename = pprof__string(pp, file);
 		pp->mappings[l->mapping_id - 1]->has_line_numbers = true;
 		free(file);
+		pprof__add_inlines(pp, l, objdump_addr);
 	}
 	free(hot);
 }
@@ -544,22 +627,28 @@ static void pprof__value_type(struct protobuf *pb, u32 field, u64 type, u64 unit
 	protobuf__exit(&vt);
 }
 
+/*
+ * A label: a string, else a number. pprof drops a number 0 without a
+ * unit (a proto3 default, as if not there): numbers get one, their key.
+ */
 static void pprof__label(struct protobuf *pb, struct protobuf *label, u64 key, u64 str,
 			 s64 num)
 {
 	protobuf__reset(label);
 	protobuf__varint(label, LABEL_KEY, key);
-	if (str)
+	if (str) {
 		protobuf__varint(label, LABEL_STR, str);
-	else
+	} else {
 		protobuf__varint(label, LABEL_NUM, num);
+		protobuf__varint(label, LABEL_NUM_UNIT, key);
+	}
 	protobuf__message(pb, SAMPLE_LABEL, label);
 }
 
 static void pprof__put_samples(struct flamegraph_pprof *pp, struct protobuf *pb)
 {
 	u64 comm = pprof__string(pp, "comm"), pid = pprof__string(pp, "pid");
-	u64 tid = pprof__string(pp, "tid");
+	u64 tid = pprof__string(pp, "tid"), cpu = pprof__string(pp, "cpu");
 	struct protobuf msg, label;
 	size_t i;
 
@@ -575,6 +664,8 @@ static void pprof__put_samples(struct flamegraph_pprof *pp, struct protobuf *pb)
 		pprof__label(&msg, &label, comm, s->comm, 0);
 		pprof__label(&msg, &label, pid, 0, s->pid);
 		pprof__label(&msg, &label, tid, 0, s->tid);
+		if (s->cpu >= 0)
+			pprof__label(&msg, &label, cpu, 0, s->cpu);
 		protobuf__message(pb, PROFILE_SAMPLE, &msg);
 	}
 	protobuf__exit(&msg);
@@ -605,7 +696,7 @@ static void pprof__put_mappings(struct flamegraph_pprof *pp, struct protobuf *pb
 		protobuf__varint(&msg, MAPPING_HAS_FUNCTIONS, m->has_functions);
 		protobuf__varint(&msg, MAPPING_HAS_FILENAMES, m->has_line_numbers);
 		protobuf__varint(&msg, MAPPING_HAS_LINE_NUMBERS, m->has_line_numbers);
-		protobuf__varint(&msg, MAPPING_HAS_INLINE_FRAMES, false);
+		protobuf__varint(&msg, MAPPING_HAS_INLINE_FRAMES, m->has_inline_frames);
 		protobuf__message(pb, PROFILE_MAPPING, &msg);
 	}
 	protobuf__exit(&msg);

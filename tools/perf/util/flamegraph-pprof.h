@@ -20,6 +20,8 @@ struct perf_env;
  * @nr_samples: samples added
  * @nr_srclines: locations whose line was looked up, at most
  *               (flamegraph_pprof__write()); 0: none
+ * @cpu_label: label each sample with its cpu too (a sample of pprof's
+ *             per cpu besides)
  * @demangle: the symbols were loaded with symbol_conf.demangle off, so
  *            that their names are the binaries' (each Function's
  *            system_name): demangle each for its name, as perf would have
@@ -36,6 +38,7 @@ struct flamegraph_pprof {
 	u64			last_time;
 	u64			nr_samples;
 	unsigned int		nr_srclines;
+	bool			cpu_label;
 	bool			demangle;
 	/* private: */
 	struct hashmap		*string_index;
@@ -48,6 +51,7 @@ struct flamegraph_pprof {
 	struct pprof_location	**locations;
 	size_t			nr_locations;
 	struct hashmap		*function_index;
+	struct hashmap		*inline_index;
 	struct pprof_function	**functions;
 	size_t			nr_functions;
 	struct hashmap		*sample_index;
@@ -82,6 +86,7 @@ void flamegraph_pprof__exit(struct flamegraph_pprof *pp);
  * @comm: the thread's comm (copied)
  * @pid: its process
  * @tid: the thread
+ * @cpu: the cpu it ran on, a label where @pp->cpu_label
  * @time: the sample's time (perf_clock ns), for the profile's duration
  * @period: the sample's period, in @pp's unit
  *
@@ -89,14 +94,14 @@ void flamegraph_pprof__exit(struct flamegraph_pprof *pp);
  * in the Mapping of its map (start, limit, file offset, the DSO's name and
  * build-id), with the Function of its symbol, if any (perf's symbol: its
  * start and end, never its name, tell it apart). The sample is one of
- * pprof's per distinct stack, comm, pid and tid, its values the sum of
- * the periods and the number of samples.
+ * pprof's per distinct stack, comm, pid and tid (and cpu), its values
+ * the sum of the periods and the number of samples.
  *
  * Return: 0, or -ENOMEM.
  */
 int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
 				 const struct flamegraph_frame *frames, u64 nr,
-				 const char *comm, s32 pid, s32 tid, u64 time, u64 period);
+				 const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period);
 
 /**
  * flamegraph_pprof__write - write the profile, gzip-compressed
@@ -112,8 +117,9 @@ int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
  * sample types the event in its unit and "samples" (count), the event's
  * the default; period type and period; time and duration; one Mapping,
  * Location and Function per distinct one, the hottest locations' source
- * lines from perf's srcline code (@pp->nr_srclines of them) and their
- * inlined functions as more Lines, innermost first. Compressed with zlib
+ * lines from perf's srcline code (@pp->nr_srclines of them) and the
+ * functions inlined there as more Lines, innermost first (a Function
+ * each, by name). Compressed with zlib
  * (gzip, as pprof writes it) where perf is built with it, else plain.
  *
  * Return: 0, -ENOMEM, or -EIO if a write failed.

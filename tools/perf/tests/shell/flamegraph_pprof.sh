@@ -36,9 +36,39 @@ test_profile() {
 	"${pprof}" -raw "$d/p.pb.gz" > "$d/raw" 2> /dev/null
 	perf buildid-list -i "${data}" --with-hits 2> /dev/null > "$d/bids"
 	perf script -i "${data}" -F comm,pid,tid,period 2> /dev/null > "$d/script"
+	# --cpu-label, of a recording with the cpu of each sample.
+	perf record -q -e cpu-clock -c 100000 -g --sample-cpu -o "$d/cpu.data" "${prog}" 100 \
+		2> /dev/null
+	perf flamegraph -i "$d/cpu.data" --cpu-label -o "$d/cpu.pb.gz" 2> /dev/null
+	"${pprof}" -raw "$d/cpu.pb.gz" > "$d/cpu.raw" 2> /dev/null
+	perf script -i "$d/cpu.data" -F comm,pid,tid,cpu,period 2> /dev/null > "$d/cpu.script"
 	python3 - "$d" "${prog}" <<'PY'
 import re, sys
 d, prog = sys.argv[1:]
+# pprof -raw's samples: {(comm, pid, tid[, cpu]): (samples, periods)}.
+def samples(raw, cpu):
+    got = {}
+    body = raw.split('\nSamples:\n')[1].split('\nLocations')[0]
+    for block in re.split(r'\n(?=\s+\d+\s+\d+: )', body.split('\n', 1)[1]):
+        m = re.match(r'\s+(\d+)\s+(\d+):', block)
+        labels = {k: v.split(' ')[0] for k, v in re.findall(r'(\w+):\[([^\]]*)\]', block)}
+        k = (labels['comm'], int(labels['pid']), int(labels['tid']))
+        k += (int(labels['cpu']),) if cpu else ()
+        n, p = got.get(k, (0, 0))
+        got[k] = (n + int(m.group(2)), p + int(m.group(1)))
+    return got
+def script(name, cpu):
+    want = {}
+    for line in open(f'{d}/{name}'):
+        m = re.match(r'^\s*(.*?)\s+(\d+)/(\d+)\s+' + (r'\[(\d+)\]\s+' if cpu else '') +
+                     r'(\d+)\s*$', line)
+        k = (m.group(1), int(m.group(2)), int(m.group(3)))
+        k += (int(m.group(4)),) if cpu else ()
+        n, p = want.get(k, (0, 0))
+        want[k] = (n + 1, p + int(m.group(m.lastindex)))
+    return want
+got, want = samples(open(f'{d}/cpu.raw').read(), True), script('cpu.script', True)
+assert got == want, (got, want)
 raw = open(f'{d}/raw').read()
 mappings = re.findall(r'^\d+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ([0-9a-f]*)', raw, re.M)
 # Every DSO with samples, with its build-id, as perf buildid-list says.
@@ -55,20 +85,8 @@ assert re.search(r'^PeriodType: cpu-clock nanoseconds$', raw, re.M), raw[:500]
 assert re.search(r'^Period: 100000$', raw, re.M), raw[:500]
 assert re.search(r'^Comment: cmdline: .*perf record .* -o .*p\.data ', raw, re.M), raw[:500]
 # Per comm, pid and tid: the samples and periods of perf script.
-want = {}
-for line in open(f'{d}/script'):
-    m = re.match(r'^\s*(.*?)\s+(\d+)/(\d+)\s+(\d+)\s*$', line)
-    k = (m.group(1), int(m.group(2)), int(m.group(3)))
-    n, p = want.get(k, (0, 0))
-    want[k] = (n + 1, p + int(m.group(4)))
-got = {}
-samples = raw.split('\nSamples:\n')[1].split('\nLocations')[0]
-for m in re.finditer(r'^\s+(\d+)\s+(\d+): [\d ]*\n\s+comm:\[(.*)\]\n\s+pid:\[(\d+)\] tid:\[(\d+)\]',
-                     samples, re.M):
-    k = (m.group(3), int(m.group(4)), int(m.group(5)))
-    n, p = got.get(k, (0, 0))
-    got[k] = (n + int(m.group(2)), p + int(m.group(1)))
-assert got == want, (got, want)
+got, want = samples(raw, False), script('script', False)
+assert got and got == want, (got, want)
 PY
 }
 
@@ -95,8 +113,12 @@ d, prog = sys.argv[1:]
 top, lines = {}, False
 for line in open(f'{d}/top'):
     m = re.match(r'^\s*(\d+)\s+\S+%\s+\S+%\s+\d+\s+\S+%\s+([0-9a-f]{8,})\s+(\S+)', line)
+    # An address with inlined functions has a row each, its samples on
+    # the innermost's.
     if m:
-        top[int(m.group(2), 16)] = (int(m.group(1)), m.group(3))
+        a = int(m.group(2), 16)
+        n, f = top.get(a, (0, m.group(3)))
+        top[a] = (n + int(m.group(1)), f)
 ips = {}
 for line in open(f'{d}/ips'):
     ip = int(line, 16)
@@ -153,7 +175,10 @@ test_traces() {
 	echo "pprof -traces: the stacks of perf flamegraph's folded output"
 	local d="${workdir}"
 
-	"${pprof}" -traces -sample_index=samples -symbolize=none "$d/p.pb.gz" > "$d/traces" \
+	# Without source lines, so without the frames inlined at the hottest
+	# locations, which the folded output has only with --inline.
+	perf flamegraph -i "${data}" --no-srcline -o "$d/t.pb.gz" 2> /dev/null
+	"${pprof}" -traces -sample_index=samples -symbolize=none "$d/t.pb.gz" > "$d/traces" \
 		2> /dev/null
 	perf flamegraph -i "${data}" --weight samples -o "$d/p.folded" 2> /dev/null
 	python3 - "$d" <<'PY'
@@ -178,6 +203,47 @@ for block in open(f'{d}/traces').read().split('-----------+-')[1:-1]:
     k = tuple([comm] + [name(f) for f in reversed(frames)])
     got[k] = got.get(k, 0) + int(m.group(1))
 assert got == want, sorted(set(got.items()) ^ set(want.items()))[:6]
+PY
+}
+
+# Built with -O2, main() inlines work(), which inlines mix(): their hot
+# locations have a Line per function, innermost first, as addr2line -i.
+test_inline() {
+	echo "Inlined functions: a Line each, innermost first, as addr2line -i"
+	local d="${workdir}" lib="${shelldir}/lib/flamegraph"
+
+	cc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$d/o2" \
+		"$lib"/main.c "$lib"/one.c "$lib"/two.c
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/o2.data" "$d/o2" 300 2> /dev/null
+	perf flamegraph -i "$d/o2.data" -o "$d/o2.pb.gz" 2> /dev/null
+	"${pprof}" -raw "$d/o2.pb.gz" > "$d/o2.raw" 2> /dev/null
+	python3 - "$d" <<'PY'
+import re, subprocess, sys
+d = sys.argv[1]
+raw = open(f'{d}/o2.raw').read()
+m = re.search(r'^\d+: 0x([0-9a-f]+)/0x[0-9a-f]+/0x([0-9a-f]+) ' + re.escape(f'{d}/o2') + ' .*\[IN\]',
+              raw, re.M)
+assert m, raw[raw.index('Mappings'):]
+start, offset = int(m.group(1), 16), int(m.group(2), 16)
+# Each location: its address and Lines, "function file:line".
+locs = re.findall(r'^\s+\d+: 0x([0-9a-f]+) M=\d+ (.*(?:\n\s{13}\S.*)*)', raw, re.M)
+checked = 0
+for addr, lines in locs:
+    lines = [l.strip().rsplit(' s=', 1)[0] for l in lines.split('\n')]
+    if len(lines) < 2 or not lines[0].startswith('mix '):
+        continue
+    a = int(addr, 16) - start + offset
+    out = subprocess.run(['addr2line', '-i', '-f', '-e', f'{d}/o2', hex(a)],
+                         capture_output=True, text=True).stdout.split('\n')
+    want = [(out[i], out[i + 1].split(' (discriminator')[0]) for i in range(0, len(out) - 1, 2)]
+    got = [tuple(l.split(' ', 1)) for l in lines]
+    assert [f for f, _ in got] == [f for f, _ in want] == ['mix', 'work', 'main'], (got, want)
+    for (f, fl), (_, wl) in zip(got, want):
+        assert fl.split(':')[-1] == wl.split(':')[-1] and \
+               fl.rsplit('/', 1)[-1].split(':')[0] == wl.rsplit('/', 1)[-1].split(':')[0], \
+               (got, want)
+    checked += 1
+assert checked, 'no location of mix() with its inlining functions'
 PY
 }
 
@@ -264,9 +330,16 @@ test_bad_input() {
 		-o "$d/y.pprof" 2> "$d/err"
 	grep -q "^--format pprof: a profile of one event" "$d/err"
 	test ! -e "$d/y.pprof"
+	refute perf flamegraph -i "${data}" --cpu-label -o "$d/w.html" 2> "$d/err"
+	grep -q "^--cpu-label: only for pprof output" "$d/err"
+	test ! -e "$d/w.html"
+	refute perf data convert -i "${data}" --to-pprof "$d/v.pb.gz" --all 2> "$d/err"
+	grep -q "^--all: a pprof profile holds the samples of one event" "$d/err"
+	test ! -e "$d/v.pb.gz"
 	refute perf report -i "${data}" --flamegraph="$d/z.pb.gz" 2> "$d/err"
 	grep -q "pprof profiles come from perf flamegraph --format pprof" "$d/err"
 	test ! -e "$d/z.pb.gz"
 }
 
-run_parts test_profile test_addresses test_traces test_merge test_names test_bad_input
+run_parts test_profile test_addresses test_traces test_inline test_merge test_names \
+	test_bad_input
