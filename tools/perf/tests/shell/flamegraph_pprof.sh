@@ -247,6 +247,60 @@ assert checked, 'no location of mix() with its inlining functions'
 PY
 }
 
+# pprof -disasm finds a binary rebuilt since the recording through perf's
+# build-id cache: the recorded code, with perf annotate's counts.
+test_disasm() {
+	echo "pprof -disasm after a rebuild: perf's build-id cache, the recorded code"
+	local d="${workdir}/disasm" lib="${shelldir}/lib/flamegraph" path
+
+	mkdir "$d"
+	build_workload "$d/prog"
+	# User space alone: -show gives mix() the samples of the kernel code
+	# it was interrupted in, which perf annotate leaves out.
+	perf record -q -e cpu-clock:u -c 100000 -g -o "$d/p.data" "$d/prog" 300 2> /dev/null
+	perf flamegraph -i "$d/p.data" -o "$d/p.pb.gz" 2> /dev/null
+	perf annotate -i "$d/p.data" --stdio -n --no-source -s mix 2> /dev/null > "$d/annotate"
+	objdump -d --no-show-raw-insn "$d/prog" > "$d/objdump"
+	cc -O1 -g -o "$d/prog" "$lib"/main.c "$lib"/one.c "$lib"/two.c
+	# Each binary's directory in the cache: <cache><path>/<build-id>/elf.
+	path=$(perf buildid-list -i "$d/p.data" 2> /dev/null |
+	       awk -v c="${PERF_BUILDID_DIR}" '$2 ~ /^\// { printf "%s%s:", c, $2 }')
+	# -show: this pprof computes a binary's load address from the first
+	# sample address it maps, which must be the binary's.
+	PPROF_BINARY_PATH="${path}" "${pprof}" -disasm=mix -show=mix -sample_index=samples \
+		"$d/p.pb.gz" > "$d/disasm" 2> /dev/null
+	"${pprof}" -disasm=mix -show=mix "$d/p.pb.gz" > "$d/nopath" 2>&1 || true
+	python3 - "$d" <<'PY'
+import re, sys
+d = sys.argv[1]
+ann = {}
+for line in open(f'{d}/annotate'):
+    a = re.match(r'^\s*(\d+)\s*:\s*([0-9a-f]+):', line)
+    if a and int(a.group(1)):
+        ann[int(a.group(2), 16)] = int(a.group(1))
+out = open(f'{d}/disasm').read()
+assert 'ROUTINE ======================== mix' in out, out
+got, insns = {}, {}
+for line in out.split('\n'):
+    m = re.match(r'^\s*(\d+|\.)\s+(\d+|\.)\s+([0-9a-f]+):\s+(\S+)', line)
+    if m:
+        insns[int(m.group(3), 16)] = m.group(4)
+        if m.group(1) != '.':
+            got[int(m.group(3), 16)] = int(m.group(1))
+assert ann and got == ann, (got, ann)
+# The recorded build's instructions, not the rebuilt one's.
+objdump = {}
+for line in open(f'{d}/objdump'):
+    m = re.match(r'^\s+([0-9a-f]+):\s+(\S+)', line)
+    if m:
+        objdump[int(m.group(1), 16)] = m.group(2)
+for a, mnemonic in insns.items():
+    assert objdump.get(a, '?')[:3] == mnemonic[:3], (hex(a), mnemonic, objdump.get(a))
+# Without the cache, the rebuilt binary is not taken for the recorded one.
+assert 'ROUTINE' not in open(f'{d}/nopath').read()
+PY
+}
+
 # Two profiles merged by pprof sum: each sample's values, each total.
 test_merge() {
 	echo "pprof -proto merges two profiles: the values sum"
@@ -341,5 +395,5 @@ test_bad_input() {
 	test ! -e "$d/z.pb.gz"
 }
 
-run_parts test_profile test_addresses test_traces test_inline test_merge test_names \
-	test_bad_input
+run_parts test_profile test_addresses test_traces test_inline test_disasm test_merge \
+	test_names test_bad_input
