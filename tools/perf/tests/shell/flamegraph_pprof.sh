@@ -17,7 +17,7 @@ workdir=$(mktemp -d /tmp/__perf_test.flamegraph_pprof.XXXXX)
 . "${shelldir}"/lib/flamegraph.sh
 
 pprof=${PPROF:-pprof}
-require cc python3 "${pprof}"
+require cc c++ python3 "${pprof}"
 
 prog="${workdir}/prog"
 data="${workdir}/p.data"
@@ -327,7 +327,14 @@ test_names() {
 
 	cc -g -O0 -fno-omit-frame-pointer -o "$d/hostile" "${shelldir}"/lib/flamegraph_hostile.c
 	cc -g -O0 -fno-omit-frame-pointer -o "$d/names" "${shelldir}"/lib/script_python_names.c
-	for p in hostile names; do
+	# A C++ function: its name demangled, and as the binary has it.
+	printf '%s\n' 'namespace fg { unsigned long spin(unsigned long n, int k) {' \
+		'unsigned long x = k; for (unsigned long i = 0; i < n; i++) x += x / 3 + i;' \
+		'return x; } }' 'volatile unsigned long sink;' \
+		'int main() { for (int i = 0; i < 100; i++) sink += fg::spin(1000000, i); }' \
+		> "$d/cxx.cc"
+	c++ -g -O0 -fno-omit-frame-pointer -o "$d/cxx" "$d/cxx.cc"
+	for p in hostile names cxx; do
 		perf record -q -e cpu-clock -c 100000 -g -o "$d/$p.data" "$d/$p" 2> /dev/null
 		perf flamegraph -i "$d/$p.data" -o "$d/$p.pb.gz" 2> /dev/null
 		"${pprof}" -top -nodecount=100 -symbolize=none "$d/$p.pb.gz" > "$d/$p.top" \
@@ -336,9 +343,10 @@ test_names() {
 	python3 - "$d" <<'PY'
 import gzip, sys
 d = sys.argv[1]
-# The string table: field 6 of the Profile, length-delimited.
-def strings(pb):
-    data, i, out = gzip.open(pb).read(), 0, []
+# A message's fields: [(number, value)], a varint's value an int, a
+# length-delimited one's its bytes.
+def fields(data):
+    i, out = 0, []
     def varint():
         nonlocal i
         v = s = 0
@@ -352,14 +360,26 @@ def strings(pb):
     while i < len(data):
         tag = varint()
         if tag & 7 == 0:
-            varint()
+            out.append((tag >> 3, varint()))
         elif tag & 7 == 2:
             n = varint()
-            if tag >> 3 == 6:
-                out.append(data[i:i + n].decode('utf-8'))
+            out.append((tag >> 3, data[i:i + n]))
             i += n
         else:
             raise SystemExit(f'wire type {tag & 7}')
+    return out
+# The string table: field 6 of the Profile, valid UTF-8 each.
+def strings(pb):
+    return [v.decode('utf-8') for f, v in fields(gzip.open(pb).read()) if f == 6]
+# Functions (field 5): {name: system_name}.
+def functions(pb):
+    profile = fields(gzip.open(pb).read())
+    table = [v.decode('utf-8') for f, v in profile if f == 6]
+    out = {}
+    for f, v in profile:
+        if f == 5:
+            fn = dict(fields(v))
+            out[table[fn.get(2, 0)]] = table[fn.get(3, 0)]
     return out
 hostile = strings(f'{d}/hostile.pb.gz')
 # As the symbol table has them: gas's quotes left out.
@@ -367,6 +387,9 @@ for name in ('</script><script>window.__pwned=1</script>', '"quoted"&amp;;\'&#39
              '<img src=x onerror=window.__pwned=2>'):
     assert name in hostile, (name, hostile)
     assert name in open(f'{d}/hostile.top', encoding='utf-8').read(), name
+cxx = functions(f'{d}/cxx.pb.gz')
+assert cxx.get('fg::spin(unsigned long, int)') == '_ZN2fg4spinEmi', cxx
+assert cxx.get('main') == 'main', cxx
 names = strings(f'{d}/names.pb.gz')
 assert 'sp\ufffdin' in names, names
 assert 'sp\ufffdin' in open(f'{d}/names.top', encoding='utf-8').read()
