@@ -507,7 +507,10 @@ static void pprof__add_inlines(struct flamegraph_pprof *pp, struct pprof_locatio
 		return;
 	list_for_each_entry(ilist, &node->val, list)
 		nr++;
-	if (nr < 2 || !(lines = calloc(nr, sizeof(*lines))))
+	if (nr < 2)
+		goto out;
+	lines = calloc(nr, sizeof(*lines));
+	if (!lines)
 		goto out;
 	list_for_each_entry(ilist, &node->val, list) {
 		char *colon = ilist->srcline ? strrchr(ilist->srcline, ':') : NULL;
