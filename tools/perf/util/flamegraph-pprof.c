@@ -706,7 +706,7 @@ static void pprof__put_mappings(struct flamegraph_pprof *pp, struct protobuf *pb
 }
 
 static void pprof__put_locations(struct flamegraph_pprof *pp, struct protobuf *pb,
-				  u64 main)
+				 u64 main)
 {
 	struct protobuf msg, line;
 	size_t i;
