@@ -221,8 +221,8 @@ test_inline() {
 import re, subprocess, sys
 d = sys.argv[1]
 raw = open(f'{d}/o2.raw').read()
-m = re.search(r'^\d+: 0x([0-9a-f]+)/0x[0-9a-f]+/0x([0-9a-f]+) ' + re.escape(f'{d}/o2') + ' .*\[IN\]',
-              raw, re.M)
+m = re.search(r'^\d+: 0x([0-9a-f]+)/0x[0-9a-f]+/0x([0-9a-f]+) ' + re.escape(f'{d}/o2') +
+              r' .*\[IN\]', raw, re.M)
 assert m, raw[raw.index('Mappings'):]
 start, offset = int(m.group(1), 16), int(m.group(2), 16)
 # Each location: its address and Lines, "function file:line".
