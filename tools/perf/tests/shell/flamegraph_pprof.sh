@@ -325,7 +325,31 @@ test_names() {
 	echo "Hostile and non-UTF-8 names, as valid UTF-8"
 	local d="${workdir}" p
 
-	cc -g -O0 -fno-omit-frame-pointer -o "$d/hostile" "${shelldir}"/lib/flamegraph_hostile.c
+	# Names that are markup and quotes (gas takes a quoted name as it is);
+	# called through pointers, as gas can't take them as a call's operand.
+	cat > "$d/hostile.c" <<'C'
+#define SPIN(fn, name)							\
+unsigned long fn(unsigned long n) __asm__(name);			\
+unsigned long fn(unsigned long n)					\
+{									\
+	unsigned long x = 0, i;						\
+	for (i = 0; i < n; i++)						\
+		x += x / 3 + i;						\
+	return x;							\
+}
+SPIN(h0, "\"</script><script>window.__pwned=1</script>\"")
+SPIN(h1, "\"\\\"quoted\\\"&amp;;'&#39;\"")
+SPIN(h2, "\"<img src=x onerror=window.__pwned=2>\"")
+unsigned long (*volatile spins[])(unsigned long n) = { h0, h1, h2 };
+volatile unsigned long sink;
+int main(void)
+{
+	for (int i = 0; i < 300; i++)
+		sink += spins[i % 3](100000);
+	return 0;
+}
+C
+	cc -g -O0 -fno-omit-frame-pointer -o "$d/hostile" "$d/hostile.c"
 	cc -g -O0 -fno-omit-frame-pointer -o "$d/names" "${shelldir}"/lib/script_python_names.c
 	# A C++ function: its name demangled, and as the binary has it.
 	printf '%s\n' 'namespace fg { unsigned long spin(unsigned long n, int k) {' \
