@@ -628,7 +628,7 @@ void flamegraph__forget_stacks(struct flamegraph *fg, s32 pid)
 static u64 flamegraph_node__kernel_unmapped(const struct flamegraph_node *node)
 {
 	u64 nr = node->kernel && !node->dso && node->kind != FLAMEGRAPH_FUNC ?
-		 node->self : 0;
+		 node->samples : 0;
 	u32 i;
 
 	for (i = 0; i < node->nr_children; i++)

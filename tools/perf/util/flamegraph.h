@@ -381,7 +381,8 @@ int flamegraph__finish(struct flamegraph *fg);
  * perf record finds no kernel map when /proc/kallsyms hides the kernel's
  * addresses (kernel.kptr_restrict): such samples have no names.
  *
- * Return: their number.
+ * Return: their number (samples, not periods, whatever the graph's
+ * weight).
  */
 u64 flamegraph__kernel_unmapped(const struct flamegraph *fg);
 

@@ -307,6 +307,11 @@ test_kptr_restrict() {
 		2> "${workdir}/kptr.err"
 	grep -q "kernel samples have no kernel map, so no names; was kernel.kptr_restrict set" \
 		"${workdir}/kptr.err"
+	# It counts samples, as perf script lists them: those whose IP is
+	# a kernel address (no map, so no symbol), not their periods.
+	test "$(sed -n 's/^Warning: \([0-9]*\) kernel samples .*/\1/p' "${workdir}/kptr.err")" -eq \
+		"$(perf script -i "${workdir}/kptr.data" -F ip -G 2> /dev/null |
+		   awk '$1 ~ /^ffff/ { n++ } END { print n + 0 }')"
 	# The kernel frames stay kernel frames.
 	python3 -c "import json, sys
 def walk(n):
