@@ -182,6 +182,7 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 	if (fr->format == FLAMEGRAPH_PPROF) {
 		pr_err("--flamegraph=%s: pprof profiles come from perf flamegraph --format pprof\n",
 		       fr->path);
+		fr->bad_option = true;
 		return -EINVAL;
 	}
 	err = flamegraph_output__init(&fr->out, fr->path);
@@ -195,6 +196,7 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 	if (fr->asm_leaves) {
 		if (callchain_param.order != ORDER_CALLER) {
 			pr_err("--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)\n");
+			fr->bad_option = true;
 			return -EINVAL;
 		}
 		/* Entries for each IP, not merged per function. */

@@ -45,10 +45,13 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
  * @asm_leaves: --asm
  * @format: from @path's extension, as in perf flamegraph
  * @out: @path, checked before the report starts
+ * @bad_option: set by flamegraph_report__setup() when the options don't go
+ *              together (a wrong command line: perf report exits 129)
  */
 struct flamegraph_report {
 	const char		*path;
 	bool			asm_leaves;
+	bool			bad_option;
 	enum flamegraph_format	format;
 	struct flamegraph_output out;
 };
@@ -62,7 +65,8 @@ struct flamegraph_report {
  * with --asm callchains keyed by address.  Call after option parsing,
  * before the session is processed.
  *
- * Return: 0, or a negative errno after one line naming the problem.
+ * Return: 0, or a negative errno after one line naming the problem;
+ * @bad_option says whether it was the command line's.
  */
 int flamegraph_report__setup(struct flamegraph_report *fr);
 
