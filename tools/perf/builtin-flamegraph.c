@@ -125,6 +125,13 @@ struct perf_flamegraph {
 	struct flamegraph_frame	*frames;
 	u64			alloc_frames;
 	u64			nr_other_event;
+	/*
+	 * The time the recording spans: its samples', whatever their event,
+	 * that --time keeps; not the off-CPU ones written at the end, which
+	 * carry a made-up time past everything (util/bpf_off_cpu.c).
+	 */
+	u64			first_time;
+	u64			last_time;
 	u64			nr_resolved;	/* not from a remembered stack */
 	u64			nr_by_callers;	/* of which only the IP resolved */
 	/* When they began: events, decoding, finish, write. */
@@ -552,6 +559,12 @@ static int process_sample_event(const struct perf_tool *tool,
 	bool by_callers;
 	int ret = 0;
 
+	if (sample->time && !evsel__is_offcpu_event(evsel) &&
+	    !perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num, sample->time)) {
+		if (!pfg->first_time || sample->time < pfg->first_time)
+			pfg->first_time = sample->time;
+		pfg->last_time = max(pfg->last_time, sample->time);
+	}
 	pfe = perf_flamegraph__event(pfg, evsel, &ret);
 	if (!pfe) {
 		pfg->nr_other_event++;
@@ -822,6 +835,8 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 		return -EIO;
 	if (pfg->format == FLAMEGRAPH_PPROF) {
 		pp = container_of(pfg->graphs[0], struct perf_flamegraph_event, fg)->pprof;
+		pp->first_time = pfg->first_time;
+		pp->last_time = pfg->last_time;
 		return flamegraph_output__close(&pfg->out,
 				flamegraph_pprof__write(pp, perf_session__env(pfg->session),
 							perf_flamegraph__start_ns(pfg, pp), fp));

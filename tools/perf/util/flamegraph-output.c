@@ -229,6 +229,11 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 		fputs(",\"event\":", fp);
 		json__put_string(fp, fg->event, html_safe);
 	}
+	if (fg && (fg->unit || fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES)) {
+		fputs(",\"unit\":", fp);
+		json__put_string(fp, fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES ? "samples" :
+				 fg->unit, html_safe);
+	}
 	fputs(",\"k\":\"", fp);
 	fputs(flamegraph_node__kind_name(node), fp);
 	fputc('"', fp);
@@ -739,7 +744,10 @@ static char *perf_env__cmdline(struct perf_env *env)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* The clocks and sched_stat_* tracepoints (perf inject -s) count ns. */
+/*
+ * The clocks, perf record --off-cpu's offcpu-time and the sched_stat_*
+ * tracepoints (perf inject -s) count ns.
+ */
 const char *flamegraph__period_unit(struct evsel *evsel)
 {
 	const struct perf_event_attr *attr = &evsel->core.attr;
@@ -761,7 +769,8 @@ const char *flamegraph__period_unit(struct evsel *evsel)
 		case PERF_COUNT_SW_CPU_MIGRATIONS:
 			return "migrations";
 		default:
-			return "events";
+			/* perf record --off-cpu: the time off the CPU, in ns. */
+			return evsel__is_offcpu_event(evsel) ? "ns" : "events";
 		}
 	case PERF_TYPE_HARDWARE:
 		switch (attr->config & PERF_HW_EVENT_MASK) {

@@ -86,7 +86,9 @@ struct flamegraph_info {
  * their number), "c" children, as upstream's flamegraph.py writes them;
  * plus "s" the number of those samples, "k" kind, "d" DSO and "a"
  * objdump address where known, and in the root "weight", the name of
- * @fg's weight (flamegraph_weight__name()), and "event", @fg's event.
+ * @fg's weight (flamegraph_weight__name()), "event", @fg's event, and
+ * "unit", that of "v": "samples", or with periods @fg's unit
+ * (flamegraph__period_unit(): "ns" for time).
  * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
  *
  * Return: 0 on success, -EIO when writing failed.
@@ -274,7 +276,8 @@ int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *f
  * flamegraph__period_unit - the unit of an event's sample periods
  * @evsel: the event
  *
- * As a page's header names it: "ns" for the clocks and the
+ * As a page's header names it: "ns" for the clocks, perf record
+ * --off-cpu's offcpu-time (the time a task was off the CPU) and the
  * sched:sched_stat_* tracepoints (their period is time, after perf
  * inject -s), "cycles" and "instructions" for those hardware events,
  * "faults", "context switches", "migrations" for those software events,

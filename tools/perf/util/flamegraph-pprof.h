@@ -15,8 +15,11 @@ struct perf_env;
  * @unit: the unit of its periods, flamegraph__period_unit()'s (borrowed)
  * @period: the event's sample period, or 0 where it varies (perf record
  *          -F): the profile's period
- * @first_time: the earliest sample's time (perf_clock ns), 0 if none
- * @last_time: the latest sample's
+ * @first_time: the earliest sample's time (perf_clock ns), 0 if none;
+ *              the caller may set the recording's, of all its events, before
+ *              flamegraph_pprof__write(): the profile's start and duration
+ *              (an off-CPU event's samples all carry the recording's end)
+ * @last_time: the latest sample's, likewise
  * @nr_samples: samples added
  * @nr_srclines: locations whose line was looked up, at most
  *               (flamegraph_pprof__write()); 0: none

@@ -368,6 +368,75 @@ test_bad_input() {
 	grep -q keep "${keep}"
 }
 
+test_offcpu() {
+	echo "Off-CPU time: in ns, over the recording's time"
+	local d="${workdir}/offcpu" pprof=${PPROF:-pprof} t0 t1
+
+	mkdir "$d"
+	# Four 250 ms sleeps, each followed by 100 ms on the CPU.
+	cc -O1 -g -fno-omit-frame-pointer -o "$d/prog" -x c - <<'C'
+#include <time.h>
+#include <unistd.h>
+
+int main(void)
+{
+	struct timespec t0, t;
+
+	for (int i = 0; i < 4; i++) {
+		usleep(250000);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 100000000L);
+	}
+	return 0;
+}
+C
+	t0=$(date +%s%N)
+	if ! perf record -q --off-cpu -e cpu-clock -g -o "$d/off.data" "$d/prog" \
+			2> "$d/err"; then
+		skip_part "perf record --off-cpu: $(head -1 "$d/err")"
+		return 0
+	fi
+	t1=$(date +%s%N)
+	perf flamegraph -i "$d/off.data" -e offcpu-time -o "$d/off.json" 2> /dev/null
+	perf flamegraph -i "$d/off.data" -e offcpu-time -o "$d/off.html" 2> /dev/null
+	perf flamegraph -i "$d/off.data" -e offcpu-time --weight samples -o "$d/n.json" \
+		2> /dev/null
+	perf script -i "$d/off.data" -F event,period,time 2> /dev/null > "$d/script"
+	[ -x "$(command -v "${pprof}")" ] && perf flamegraph -i "$d/off.data" -e offcpu-time \
+		-o "$d/off.pb.gz" 2> /dev/null && "${pprof}" -raw "$d/off.pb.gz" > "$d/raw" 2> /dev/null
+	python3 - "$d" "$((t1 - t0))" "${shelldir}/lib" <<'PY'
+import json, os, re, sys
+sys.path.insert(0, sys.argv[3])
+from flamegraph_check import total  # noqa: E402
+d, wall = sys.argv[1], int(sys.argv[2])
+off, times = 0, []
+for line in open(f'{d}/script'):
+    m = re.match(r'^\s*(\d+)\.(\d+):\s+(\d+)\s+(\S+):', line)
+    if m.group(4) == 'offcpu-time':
+        off += int(m.group(3))
+    else:
+        times.append(int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, '0')))
+span = max(times) - min(times)
+# At least the sleeps; in ns, which is what the graph says it counts.
+assert off >= 4 * 250 * 10**6, off
+g = json.load(open(f'{d}/off.json'))
+assert (g['unit'], g['weight'], total(g)) == ('ns', 'period', off), (g['unit'], total(g), off)
+assert json.load(open(f'{d}/n.json'))['unit'] == 'samples'
+assert '"unit":"ns"' in open(f'{d}/off.html').read()
+print(f"{off} ns off the CPU; the cpu-clock samples span {span} ns of {wall}")
+if os.path.exists(f'{d}/raw'):
+    raw = open(f'{d}/raw').read()
+    assert 'offcpu-time/nanoseconds[dflt] samples/count' in raw, raw[:800]
+    assert re.search(r'^PeriodType: offcpu-time nanoseconds$', raw, re.M), raw[:800]
+    # The recording's duration: its samples' span, not the off-CPU
+    # samples' made-up time at its end; pprof prints it in seconds.
+    dur = float(re.search(r'^Duration: ([0-9.]+)$', raw, re.M).group(1))
+    assert abs(dur - span / 1e9) < 0.006 and span < wall, (dur, span, wall)
+PY
+}
+
 test_diff() {
 	echo "--diff: two recordings of the same program, each frame with both weights"
 	local d="${workdir}/diff"
@@ -707,5 +776,5 @@ PY
 }
 
 run_parts test_outputs test_template test_progress test_filters test_help \
-	test_record_command test_bad_input test_diff test_diff_rebuild test_diff_statics \
+	test_offcpu test_record_command test_bad_input test_diff test_diff_rebuild test_diff_statics \
 	test_diff_reorder
