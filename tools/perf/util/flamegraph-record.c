@@ -64,7 +64,7 @@ bool flamegraph__command_exists(const char *cmd)
  */
 static int keep_recording(const char *tmp, const char *path)
 {
-	char oldname[PATH_MAX];
+	char oldname[PATH_MAX] = "";
 	struct stat st;
 	int err;
 
@@ -82,6 +82,10 @@ static int keep_recording(const char *tmp, const char *path)
 		pr_err("cannot rename %s to %s: %s\n", tmp, path, strerror(err));
 		return -err;
 	}
+	/* perf record named the file it wrote, which is gone: say where it is. */
+	if (!quiet)
+		fprintf(stderr, "[ perf flamegraph: the recording is %s%s%s%s ]\n", path,
+			*oldname ? " (the one before: " : "", oldname, *oldname ? ")" : "");
 	return 0;
 }
 

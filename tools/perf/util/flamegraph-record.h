@@ -63,7 +63,8 @@ const char *flamegraph_record_opts__set(const struct flamegraph_record_opts *opt
  * The recording goes to a new file next to @path, which replaces @path
  * only once perf record succeeded (or was stopped by ^C, as on a
  * terminal): a failed recording loses nothing, and what was at @path is
- * kept as <path>.old, as perf record keeps it.
+ * kept as <path>.old, as perf record keeps it.  perf record names the new
+ * file when it ends; a line after it names @path, where it went.
  *
  * Return: 0, or a negative errno after one line that names the problem.
  */

@@ -203,6 +203,16 @@ test_record_command() {
 	perf flamegraph --asm -e cpu-clock -i "$d/rec.data" -o "$d/rec.folded" \
 		-- "$d/prog" 30 > /dev/null 2> "$d/rec.err"
 	grep -q "samples of 'cpu-clock'.*wrote $d/rec.folded (folded)" "$d/rec.err"
+	# perf record wrote a file next to it, which became the input: the
+	# last word on the recording names the input, the one before too.
+	grep -q "^\[ perf record: Captured and wrote .* $d/rec.data.\{7\} " "$d/rec.err"
+	grep -qx "\[ perf flamegraph: the recording is $d/rec.data \]" "$d/rec.err"
+	test "$(ls "$d" | grep -c '^rec\.data')" -eq 1
+	perf flamegraph -e cpu-clock -i "$d/rec.data" -o "$d/one.folded" -- "$d/prog" 1 \
+		> /dev/null 2> "$d/x.err"
+	grep -qx "\[ perf flamegraph: the recording is $d/rec.data (the one before: $d/rec.data.old) \]" \
+		"$d/x.err"
+	mv "$d/rec.data.old" "$d/rec.data"
 	# A file with the build-id table, the binary in the build-id cache.
 	perf buildid-list -i "$d/rec.data" | grep -q "^${bid} $d/prog$"
 	test -s "${PERF_BUILDID_DIR}/.build-id/${bid:0:2}/${bid:2}/elf"
