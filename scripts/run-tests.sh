@@ -33,6 +33,7 @@ tests=(
 	"Sort output of hist entries"
 	"Cumulate child hist entries"
 	"Sample parsing"
+	"Demangle C++"
 )
 
 # The browser test is this repository's, not the series': make
