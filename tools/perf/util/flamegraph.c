@@ -717,7 +717,8 @@ static int flamegraph_node__gather(struct flamegraph_node *node,
 		err = flamegraph_node__gather(child, first);
 		if (err)
 			return err;
-		if (child->kind != FLAMEGRAPH_FUNC)
+		/* An inlined copy of a function is not another function. */
+		if (child->kind != FLAMEGRAPH_FUNC || child->inlined)
 			continue;
 		if (!hashmap__find(first, child->ms.sym->name, &seen)) {
 			err = hashmap__add(first, child->ms.sym->name, child);
@@ -755,6 +756,14 @@ static char *flamegraph_node__make_label(struct flamegraph_node *node,
 		ret = asprintf(&label, "[unknown] (%s)", dso);
 		break;
 	case FLAMEGRAPH_FUNC:
+		/*
+		 * As perf report and perf script name an inlined function:
+		 * its address is its caller's, which is not its own.
+		 */
+		if (node->inlined) {
+			ret = asprintf(&label, "%s (inlined)", node->ms.sym->name);
+			break;
+		}
 		hashmap__find(first, node->ms.sym->name, &seen);
 		if (seen)
 			return strdup(node->ms.sym->name);

@@ -368,7 +368,10 @@ void flamegraph__forget_stacks(struct flamegraph *fg, s32 pid);
  * Call once, after all samples were added and instructions decoded
  * (flamegraph__decode_insns()), before any writer.  Functions whose names
  * are shared by other sampled functions get their DSO and start address
- * appended to the label, so the two can be told apart.
+ * appended to the label, so the two can be told apart.  Frames of inlined
+ * functions (--inline) are labelled "name (inlined)", as perf report and
+ * perf script print them: their address is their caller's, and an inlined
+ * copy of a function does not make its name ambiguous.
  *
  * Return: 0 on success, -ENOMEM.
  */

@@ -289,6 +289,26 @@ test_srcline() {
 		--dso wide --binary "$d/wide"
 }
 
+test_inline() {
+	echo "--inline: an inlined function's frames, named as perf script names them"
+	local d="${workdir}/inline"
+
+	mkdir "$d"
+	cc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$d/prog" \
+		"${shelldir}/lib/flamegraph_inline.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/i.data" "$d/prog" 100 2> /dev/null
+	perf flamegraph -i "$d/i.data" --inline -o "$d/i.json" 2> /dev/null
+	perf flamegraph -i "$d/i.data" --inline --weight samples -o "$d/i.folded" 2> /dev/null
+	# Every stack is perf script --inline's, "step (inlined)" included.
+	fg_check --data "$d/i.data" --json "$d/i.json" --script-folded "$d/i.folded" \
+		--script-inline
+	# step() under both of its callers, with no address: its frames
+	# have their caller's, which would read as two functions.
+	test "$(grep -o ';[^;]*;step (inlined) [0-9]*$' "$d/i.folded" | cut -d';' -f2 |
+		sort -u | wc -l)" -eq 2
+	refute grep -q 'step (prog+0x' "$d/i.folded"
+}
+
 test_kptr_restrict() {
 	echo "Kernel samples recorded with kernel.kptr_restrict=2"
 	local knob=/proc/sys/kernel/kptr_restrict old
@@ -443,6 +463,6 @@ PY
 }
 
 run_parts test_workload test_intel_syntax test_objdump test_capstone_fallback \
-	test_data_in_code test_precise test_ranges test_srcline test_kptr_restrict \
+	test_data_in_code test_precise test_ranges test_srcline test_inline test_kptr_restrict \
 	test_disassemblers test_annotate_perf_itself test_dwarf_callchains test_system_program \
 	test_exec

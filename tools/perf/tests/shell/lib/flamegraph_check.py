@@ -360,11 +360,12 @@ def folded_total(path):
     return tot, stacks
 
 
-def script_stacks(perf, data):
+def script_stacks(perf, data, inline=False):
     """Samples per stack, comm then outermost caller first, from perf script."""
     # perf flamegraph shows no inline frames unless --inline: nor may
     # the references, which show them by default.
-    out = subprocess.run([perf, "script", "--no-inline", "-i", data, "-F", "comm,ip,sym"],
+    out = subprocess.run([perf, "script", "--inline" if inline else "--no-inline", "-i", data,
+                          "-F", "comm,ip,sym"],
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
         fail(f"perf script exited {out.returncode}: {out.stderr[-300:]}")
@@ -383,7 +384,7 @@ def script_stacks(perf, data):
 
 def check_script_stacks(args):
     """Every sample's stack (no --asm) is the callchain perf script prints."""
-    want = script_stacks(args.perf, args.data)
+    want = script_stacks(args.perf, args.data, args.script_inline)
     got = collections.Counter()
     with open(args.script_folded, encoding="utf-8") as f:
         for line in f:
@@ -440,6 +441,8 @@ def main():
     ap.add_argument("--annotate-period", action="store_true")
     ap.add_argument("--report-periods", action="store_true")
     ap.add_argument("--script-folded")
+    # It was written with --inline: so is perf script's.
+    ap.add_argument("--script-inline", action="store_true")
     ap.add_argument("--objdump-binary")
     ap.add_argument("--objdump-exact", metavar="MNEMONIC_REGEX")
     args = ap.parse_args()
