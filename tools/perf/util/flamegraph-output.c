@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -233,6 +234,10 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 		fputs(",\"unit\":", fp);
 		json__put_string(fp, fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES ? "samples" :
 				 fg->unit, html_safe);
+	}
+	if (fg && fg->report_total) {
+		fputs(",\"report_total\":", fp);
+		put_u64(fp, fg->report_total);
 	}
 	fputs(",\"k\":\"", fp);
 	fputs(flamegraph_node__kind_name(node), fp);
@@ -503,6 +508,11 @@ static void html__put_graph_info(FILE *fp, bool *first, const struct flamegraph 
 		html__put_info(fp, first, "weight", flamegraph_weight__name(fg->weight));
 	html__put_info(fp, first, "unit", fg->unit);
 	html__put_info(fp, first, "view", fg->view);
+	if (fg->report_total) {
+		fprintf(fp, "%s\"report_total\":%" PRIu64, *first ? "" : ",",
+			fg->report_total);
+		*first = false;
+	}
 }
 
 /*

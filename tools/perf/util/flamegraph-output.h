@@ -88,7 +88,8 @@ struct flamegraph_info {
  * objdump address where known, and in the root "weight", the name of
  * @fg's weight (flamegraph_weight__name()), "event", @fg's event, and
  * "unit", that of "v": "samples", or with periods @fg's unit
- * (flamegraph__period_unit(): "ns" for time).
+ * (flamegraph__period_unit(): "ns" for time), and for perf report
+ * --flamegraph "report_total", @fg's @report_total.
  * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
  *
  * Return: 0 on success, -EIO when writing failed.

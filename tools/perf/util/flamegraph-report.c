@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
@@ -210,6 +211,47 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 	return 0;
 }
 
+int flamegraph_report__count(struct flamegraph_report *fr, struct evsel *evsel)
+{
+	int idx = evsel->core.idx;
+
+	if (idx >= fr->nr_events) {
+		u64 *nr_read = realloc(fr->nr_read, (idx + 1) * sizeof(*nr_read));
+
+		if (!nr_read)
+			return -ENOMEM;
+		memset(nr_read + fr->nr_events, 0,
+		       (idx + 1 - fr->nr_events) * sizeof(*nr_read));
+		fr->nr_read = nr_read;
+		fr->nr_events = idx + 1;
+	}
+	fr->nr_read[idx]++;
+	return 0;
+}
+
+/* What the page says of the view: the report's filters, what they left out. */
+static int flamegraph_report__view(struct flamegraph_report *fr, struct strbuf *sb,
+				   const struct flamegraph *fg, struct evsel *evsel,
+				   float min_pcnt)
+{
+	u64 nr_read = evsel->core.idx < fr->nr_events ? fr->nr_read[evsel->core.idx] : 0;
+	int err = flamegraph__describe_filters(sb);
+
+	if (!err && fr->symbol_filter)
+		err = strbuf_addf(sb, "%s--symbol-filter %s", sb->len ? ", " : "",
+				  fr->symbol_filter);
+	if (!err && fr->cpu_list)
+		err = strbuf_addf(sb, "%s--cpu %s", sb->len ? ", " : "", fr->cpu_list);
+	if (!err && fr->time_str)
+		err = strbuf_addf(sb, "%s--time %s", sb->len ? ", " : "", fr->time_str);
+	if (!err && min_pcnt > 0)
+		err = strbuf_addf(sb, "%s--percent-limit %g", sb->len ? ", " : "", min_pcnt);
+	if (!err && sb->len && nr_read >= fg->nr_samples)
+		err = strbuf_addf(sb, ": %" PRIu64 " of %" PRIu64 " samples left out",
+				  nr_read - fg->nr_samples, nr_read);
+	return err;
+}
+
 int flamegraph_report__write(struct flamegraph_report *fr,
 			     struct perf_session *session, float min_pcnt,
 			     int max_stack)
@@ -273,12 +315,10 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	}
 	if (!err)
 		err = flamegraph__finish(&fg);
-	/* What the page says of the view: the report's filters, inverted. */
 	if (!err)
-		err = flamegraph__describe_filters(&view);
-	if (!err && min_pcnt > 0)
-		err = strbuf_addf(&view, "%s--percent-limit %g", view.len ? ", " : "",
-				  min_pcnt);
+		err = flamegraph_report__view(fr, &view, &fg, evsel, min_pcnt);
+	/* perf report's percentages, which the page shows beside its own. */
+	fg.report_total = hists__total_period(evsel__hists(evsel));
 	if (!err && callchain_param.order == ORDER_CALLEE)
 		err = strbuf_addf(&view, "%s%s", view.len ? "; " : "",
 				  "inverted (-g callee): sampled functions at the root");
@@ -307,5 +347,7 @@ out:
 
 void flamegraph_report__exit(struct flamegraph_report *fr)
 {
+	zfree(&fr->nr_read);
+	fr->nr_events = 0;
 	flamegraph_output__exit(&fr->out);
 }

@@ -3,8 +3,10 @@
 #define __PERF_FLAMEGRAPH_REPORT_H
 
 #include <stdbool.h>
+#include <linux/types.h>
 #include "flamegraph-output.h"
 
+struct evsel;
 struct flamegraph;
 struct hists;
 struct perf_session;
@@ -47,11 +49,22 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
  * @out: @path, checked before the report starts
  * @bad_option: set by flamegraph_report__setup() when the options don't go
  *              together (a wrong command line: perf report exits 129)
+ * @time_str: perf report's --time, named on the page (borrowed)
+ * @cpu_list: its --cpu, likewise
+ * @symbol_filter: its --symbol-filter, likewise
+ * @nr_read: the samples read of each event (by evsel->core.idx), before
+ *           --time and --cpu skip any: flamegraph_report__count()
+ * @nr_events: entries in @nr_read
  */
 struct flamegraph_report {
 	const char		*path;
 	bool			asm_leaves;
 	bool			bad_option;
+	const char		*time_str;
+	const char		*cpu_list;
+	const char		*symbol_filter;
+	u64			*nr_read;
+	int			nr_events;
 	enum flamegraph_format	format;
 	struct flamegraph_output out;
 };
@@ -71,6 +84,18 @@ struct flamegraph_report {
 int flamegraph_report__setup(struct flamegraph_report *fr);
 
 /**
+ * flamegraph_report__count - count a sample read, before any filter
+ * @fr: set up by flamegraph_report__setup()
+ * @evsel: the sample's event
+ *
+ * Call for every sample perf report reads, before its --time and --cpu
+ * skip it, so the page can say how many samples the report left out.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int flamegraph_report__count(struct flamegraph_report *fr, struct evsel *evsel);
+
+/**
  * flamegraph_report__write - write the flame graph of a finished report
  * @fr: set up by flamegraph_report__setup()
  * @session: the report's session, its hists collapsed and resorted
@@ -78,7 +103,12 @@ int flamegraph_report__setup(struct flamegraph_report *fr);
  * @max_stack: perf report's --max-stack, the callchain entries it resolved
  *
  * Takes the first event that has entries, says which on stderr with the
- * samples, frames and instruction leaves written.
+ * samples, frames and instruction leaves written.  The page's view names
+ * the report's filters (--comm, --pid, --tid, --dsos, --symbols,
+ * --symbol-filter, --cpu, --time, --percent-limit) and the samples they
+ * left out of those read (flamegraph_report__count()), and its
+ * @report_total is the total perf report's percentages are of
+ * (hists__total_period()).
  *
  * Return: 0, or a negative errno after one line naming the problem.
  */

@@ -781,11 +781,19 @@
 		const all = view === 'sandwich' ? sandwich.down.t : top.t;
 		let s = n.n.length > 300 ? shorten(n.n, 600, tableWidth) : n.n;
 
+		/*
+		 * perf report --flamegraph: perf report's percentages are of
+		 * its total, which holds what its filters left out.
+		 */
+		const report = (v) => info.report_total && view !== 'sandwich' ?
+			', ' + pct(v, info.report_total) + ' in perf report' : '';
+
 		s += '\ntotal: ' + amount(n.t, n.ts) + ' (' + pct(n.t, all) +
-		     ' of all, ' + pct(n.t, n.p ? n.p.t : n.t) + ' of its parent)';
+		     ' of all, ' + pct(n.t, n.p ? n.p.t : n.t) + ' of its parent' +
+		     report(n.t) + ')';
 		const o = own(n);
 
-		s += '\nself: ' + amount(o[0], o[1]) + ' (' + pct(o[0], all) + ')';
+		s += '\nself: ' + amount(o[0], o[1]) + ' (' + pct(o[0], all) + report(o[0]) + ')';
 		if (n.kind === 4)
 			s += '\nshare of its function: ' +
 			     (100 * insnShare(n.key)).toFixed(2) + '% (as perf annotate)';

@@ -150,6 +150,10 @@ enum flamegraph_weight {
  *        writers (borrowed); NULL where not known
  * @view: how the graph differs from the recording's (filters, samples
  *        left out), for the page's header (borrowed); NULL: it doesn't
+ * @report_total: perf report --flamegraph: the total period perf report's
+ *                percentages are of (hists__total_period(): what filters
+ *                and --percent-limit left out is in it), for the page to
+ *                show them beside its own shares; 0 elsewhere
  * @nr_samples: samples added
  * @insns: the distinct sampled instructions, in no particular order, for
  *         flamegraph__decode_insns() and flamegraph__add_srclines()
@@ -173,6 +177,7 @@ struct flamegraph {
 	const char		*event;
 	const char		*unit;
 	const char		*view;
+	u64			report_total;
 	u64			nr_samples;
 	struct flamegraph_insn	**insns;
 	size_t			nr_insns;

@@ -91,7 +91,8 @@ PY
 	# The page says it is inverted, and which filters made it.
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/callee.html" -g callee \
 		--comms fgwork 2> /dev/null
-	grep -q '"view":"--comms fgwork; inverted (-g callee): ' "$d/callee.html"
+	grep -q '"view":"--comms fgwork: [0-9]* of [0-9]* samples left out; inverted (-g callee): ' \
+		"$d/callee.html"
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/caller.html" 2> /dev/null
 	refute grep -q '"view":' "$d/caller.html"
 	# --max-stack 2: at most comm and two frames.
@@ -115,6 +116,52 @@ PY
 		-g callee 2> "$d/err" || true
 	test "$(cat "$d/err")" = \
 		"--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)"
+}
+
+test_report_view() {
+	echo "perf report --flamegraph: every filter named, what it left out counted"
+	local d="${workdir}/view" all f
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 60 2> /dev/null
+	all=$(perf script -G -F event -i "$d/r.data" 2> /dev/null | grep -c .)
+	for f in "--time 50%-100%" "--symbol-filter spin" "--comms fgwork" "--percent-limit 5" \
+			"--dsos fgwork --percent-limit 10"; do
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" --flamegraph="$d/v.html" $f 2> /dev/null
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" --flamegraph="$d/v.json" $f 2> /dev/null
+		# What perf report lists with the same options: its samples and
+		# the total its percentages are of.
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" --stdio --no-children -g none -n \
+			--sort comm,dso,sym $f > "$d/v.txt" 2> /dev/null
+		python3 - "$d" "$all" "$f" <<'PY'
+import collections, json, re, sys
+d, nr_all, opts = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+report = open(f'{d}/v.txt').read()
+listed = re.findall(r'^\s+([0-9.]+)%\s+(\d+)\s+.*?\[[.k]\] (.*?)\s*$', report, re.M)
+kept = sum(int(n) for _, n, _ in listed)
+view = re.search(r'"view":"([^"]*)"', open(f'{d}/v.html').read()).group(1)
+want = f'{opts.replace("--dsos fgwork --", "--dsos fgwork, --")}: {nr_all - kept} of {nr_all} samples left out'
+assert view == want, (view, want)
+g = json.load(open(f'{d}/v.json'))
+total = int(re.search(r'^# Event count \(approx\.\): (\d+)$', report, re.M).group(1))
+assert g['report_total'] == total, (g['report_total'], total)
+# Each function's share as perf report prints it: its self period in
+# the graph, of perf report's total.
+ours = collections.Counter()
+def walk(n):
+    if n['k'] == 'func' and n['v']:
+        ours[(re.sub(r' \([^()]*\+0x[0-9a-f]+\)$', '', n['n']), n.get('a'))] += n['v']
+    for c in n['c']:
+        walk(c)
+walk(g)
+got = sorted((name, f'{100 * v / total:.2f}') for (name, _), v in ours.items())
+assert got == sorted((name, p) for p, _, name in listed), (got, listed)
+print(f'{opts}: {view}; {len(listed)} shares as perf report')
+PY
+	done
 }
 
 test_flamegraph_py() {
@@ -415,6 +462,6 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_periods test_events test_event_list test_hybrid test_exited_tasks \
+run_parts test_report test_report_view test_periods test_events test_event_list test_hybrid test_exited_tasks \
 	test_flamegraph_py \
 	test_debuginfod test_no_threads
