@@ -13,6 +13,7 @@
 #include "env.h"
 #include "flamegraph.h"
 #include "flamegraph-output.h"
+#include "flamegraph-srcline.h"
 #include "hashmap.h"
 #include "map.h"
 #include "protobuf.h"
@@ -80,6 +81,7 @@ struct pprof_function {
 	u64		name;
 	u64		system_name;
 	u64		filename;
+	u64		start_line;
 };
 
 /* What a Location's Line says: a function and, if known, its line there. */
@@ -465,9 +467,13 @@ static int pprof__cmp_weight(const void *a, const void *b)
 	return x->id < y->id ? -1 : 1;
 }
 
-/* The Function of an inlined function, by its name: its id, 0 for none. */
+/*
+ * The Function of an inlined function, by its name: its id, 0 for none.
+ * Its file and first line: where DWARF says it is declared (@decl), else
+ * @file, where its code inlined at a location is.
+ */
 static u64 pprof__inline_function(struct flamegraph_pprof *pp, const char *name,
-				  const char *file)
+				  const char *file, const struct flamegraph_decl *decl)
 {
 	u64 idx = pprof__string(pp, name);
 	struct pprof_function *f;
@@ -480,7 +486,10 @@ static u64 pprof__inline_function(struct flamegraph_pprof *pp, const char *name,
 	f->id = pp->nr_functions + 1;
 	f->name = idx;
 	f->system_name = idx;
+	if (decl && decl->file)
+		file = decl->file;
 	f->filename = file ? pprof__string(pp, file) : 0;
+	f->start_line = decl ? decl->line : 0;
 	if (pprof__append(&pp->functions, &pp->nr_functions, f)) {
 		free(f);
 		return 0;
@@ -493,18 +502,23 @@ static u64 pprof__inline_function(struct flamegraph_pprof *pp, const char *name,
  * The functions inlined at @l's address, from perf's srcline code
  * (perf report --inline's): one Line each, innermost first, with the
  * line in it, then @l's function with the line of the outermost call.
+ * @decls: where DWARF says the functions there are declared, outermost
+ * first (flamegraph__decls()), @nr_decls of them. Return: the file of
+ * the outermost call, @l's function's own (free it), or NULL.
  */
-static void pprof__add_inlines(struct flamegraph_pprof *pp, struct pprof_location *l,
-			       u64 objdump_addr)
+static char *pprof__add_inlines(struct flamegraph_pprof *pp, struct pprof_location *l,
+				u64 objdump_addr, const struct flamegraph_decl *decls,
+				size_t nr_decls)
 {
 	struct inline_node *node = dso__parse_addr_inlines(map__dso(l->ms.map), objdump_addr,
 							   l->ms.sym);
 	struct pprof_line *lines = NULL;
 	struct inline_list *ilist;
+	char *outer_file = NULL;
 	u32 nr = 0, i = 0;
 
 	if (!node)
-		return;
+		return NULL;
 	list_for_each_entry(ilist, &node->val, list)
 		nr++;
 	if (nr < 2)
@@ -521,12 +535,16 @@ static void pprof__add_inlines(struct flamegraph_pprof *pp, struct pprof_locatio
 			file = strndup(ilist->srcline, colon - ilist->srcline);
 		}
 		/* The last, outermost, is the symbol's own. */
-		if (i + 1 == nr)
+		if (i + 1 == nr) {
 			lines[i].function_id = l->lines[0].function_id;
-		else
+			outer_file = file;
+			file = NULL;
+		} else {
 			lines[i].function_id = pprof__inline_function(pp, ilist->symbol ?
 								      ilist->symbol->name : "??",
-								      file);
+								      file, nr_decls == nr ?
+								      &decls[nr - 1 - i] : NULL);
+		}
 		free(file);
 		if (!lines[i++].function_id)
 			goto out;
@@ -539,12 +557,30 @@ static void pprof__add_inlines(struct flamegraph_pprof *pp, struct pprof_locatio
 out:
 	free(lines);
 	inline_node__delete(node);
+	return outer_file;
+}
+
+/*
+ * The file and first line of @f, a symbol's function, the first time
+ * one of its locations has a source line: where DWARF says it is
+ * declared (@decl), else @file, that of its own code at the location.
+ * Never the file of code inlined into it, which is another function's.
+ */
+static void pprof__function_decl(struct flamegraph_pprof *pp, struct pprof_function *f,
+				 const struct flamegraph_decl *decl, const char *file)
+{
+	if (f->filename)
+		return;
+	if (decl && decl->file)
+		file = decl->file;
+	f->filename = file ? pprof__string(pp, file) : 0;
+	f->start_line = decl ? decl->line : 0;
 }
 
 /*
  * The source lines of the hottest @max locations: perf's srcline code's
- * file and line for the address (DWARF), the file its function's too,
- * and the functions inlined there.
+ * file and line for the address (DWARF), and the functions inlined
+ * there; each function's file and first line, where it is declared.
  */
 static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 {
@@ -559,10 +595,12 @@ static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 	qsort(hot, pp->nr_locations, sizeof(*hot), pprof__cmp_weight);
 	for (i = 0; i < pp->nr_locations && nr < max; i++) {
 		struct pprof_location *l = hot[i];
+		struct flamegraph_decl *decls;
 		struct pprof_function *f;
 		unsigned int line = 0;
+		char *file, *outer_file;
+		size_t nr_decls;
 		u64 objdump_addr;
-		char *file;
 
 		if (!l->nr_lines)
 			continue;
@@ -577,11 +615,14 @@ static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 		}
 		l->lines[0].line = line;
 		f = pp->functions[l->lines[0].function_id - 1];
-		if (!f->filename)
-			f->filename = pprof__string(pp, file);
 		pp->mappings[l->mapping_id - 1]->has_line_numbers = true;
+		nr_decls = flamegraph__decls(map__dso(l->ms.map), objdump_addr, &decls);
+		outer_file = pprof__add_inlines(pp, l, objdump_addr, decls, nr_decls);
+		/* @file is that of the innermost function inlined here. */
+		pprof__function_decl(pp, f, nr_decls ? &decls[0] : NULL, outer_file ?: file);
+		flamegraph_decls__free(decls, nr_decls);
+		free(outer_file);
 		free(file);
-		pprof__add_inlines(pp, l, objdump_addr);
 	}
 	free(hot);
 }
@@ -751,6 +792,8 @@ static void pprof__put_functions(struct flamegraph_pprof *pp, struct protobuf *p
 		protobuf__varint(&msg, FUNCTION_SYSTEM_NAME, f->system_name);
 		if (f->filename)
 			protobuf__varint(&msg, FUNCTION_FILENAME, f->filename);
+		if (f->start_line)
+			protobuf__varint(&msg, FUNCTION_START_LINE, f->start_line);
 		protobuf__message(pb, PROFILE_FUNCTION, &msg);
 	}
 	protobuf__exit(&msg);

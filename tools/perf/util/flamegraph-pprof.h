@@ -122,7 +122,9 @@ int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
  * Location and Function per distinct one, the hottest locations' source
  * lines from perf's srcline code (@pp->nr_srclines of them) and the
  * functions inlined there as more Lines, innermost first (a Function
- * each, by name). Compressed with zlib
+ * each, by name); a Function's file and start line where DWARF declares
+ * it (flamegraph__decls()), never those of code inlined into it.
+ * Compressed with zlib
  * (gzip, as pprof writes it) where perf is built with it, else plain.
  *
  * Return: 0, -ENOMEM, or -EIO if a write failed.

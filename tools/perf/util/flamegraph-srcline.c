@@ -163,3 +163,93 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 	free(hot);
 	return 0;
 }
+
+#ifdef HAVE_LIBDW_SUPPORT
+struct flamegraph_decls_walk {
+	struct flamegraph_decl	*decls;
+	size_t			nr;
+	int			err;
+};
+
+/* cu_walk_functions_at()'s callback: one function's declaration. */
+static int flamegraph_decls__add(Dwarf_Die *die, void *arg)
+{
+	struct flamegraph_decls_walk *walk = arg;
+	struct flamegraph_decl *decl;
+	const char *file = die_get_decl_file(die);
+	int line;
+
+	decl = realloc(walk->decls, (walk->nr + 1) * sizeof(*decl));
+	if (!decl)
+		goto out_nomem;
+	walk->decls = decl;
+	decl = &decl[walk->nr];
+	decl->file = NULL;
+	if (file) {
+		decl->file = strdup(file);
+		if (!decl->file)
+			goto out_nomem;
+	}
+	decl->line = dwarf_decl_line(die, &line) == 0 && line > 0 ? line : 0;
+	walk->nr++;
+	return DWARF_CB_OK;
+out_nomem:
+	walk->err = -ENOMEM;
+	return DWARF_CB_ABORT;
+}
+
+/* dwfl_getmodules()'s callback: the first module, the only one. */
+static int flamegraph_decls__module(Dwfl_Module *mod, void **userdata __maybe_unused,
+				    const char *name __maybe_unused,
+				    Dwarf_Addr start __maybe_unused, void *arg)
+{
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
+}
+
+size_t flamegraph__decls(struct dso *dso, u64 addr, struct flamegraph_decl **decls)
+{
+	struct flamegraph_decls_walk walk = { .decls = NULL, };
+	Dwfl *dwfl = dso__libdw_dwfl(dso);
+	Dwfl_Module *mod = NULL;
+	Dwarf_Addr bias, cu_bias;
+	Dwarf_Die *cu_die;
+
+	*decls = NULL;
+	if (!dwfl)
+		return 0;
+	/*
+	 * The session holds the DSO alone, where libdw put it: @addr, the
+	 * file's, is @addr + bias there (a shared object's bias is not 0).
+	 */
+	dwfl_getmodules(dwfl, flamegraph_decls__module, &mod, 0);
+	if (!mod || !dwfl_module_getdwarf(mod, &bias))
+		return 0;
+	cu_die = dwfl_module_addrdie(mod, addr + bias, &cu_bias);
+	if (!cu_die)
+		return 0;
+	cu_walk_functions_at(cu_die, addr, flamegraph_decls__add, &walk);
+	if (walk.err) {
+		flamegraph_decls__free(walk.decls, walk.nr);
+		return 0;
+	}
+	*decls = walk.decls;
+	return walk.nr;
+}
+#else
+size_t flamegraph__decls(struct dso *dso __maybe_unused, u64 addr __maybe_unused,
+			 struct flamegraph_decl **decls)
+{
+	*decls = NULL;
+	return 0;
+}
+#endif
+
+void flamegraph_decls__free(struct flamegraph_decl *decls, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(decls[i].file);
+	free(decls);
+}
