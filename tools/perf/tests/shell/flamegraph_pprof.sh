@@ -420,6 +420,106 @@ assert 'sp\ufffdin' in open(f'{d}/names.top', encoding='utf-8').read()
 PY
 }
 
+# A Function's file and start line are its own, where DWARF declares it
+# (readelf's DW_AT_decl_file and DW_AT_decl_line), not those of the header
+# function inlined into it that its hottest locations are in; pprof -list
+# shows that file.
+test_decl() {
+	echo "A Function's file and start line: its declaration's, not its inlined code's"
+	local d="${workdir}/decl"
+
+	mkdir "$d"
+	cat > "$d/fg_step.h" <<'C'
+static inline unsigned long fg_step(unsigned long x, unsigned long i)
+{
+	return x / 3 + i * 7;
+}
+C
+	cat > "$d/decl.c" <<'C'
+#include <stdlib.h>
+#include "fg_step.h"
+volatile unsigned long sink;
+
+int
+main(int argc, char **argv)
+{
+	unsigned long x = 1, i, n = strtoul(argv[1], NULL, 0);
+
+	for (i = 0; i < n; i++)
+		x = fg_step(x, i);
+	sink = x;
+	return 0;
+}
+C
+	cc -O2 -gdwarf-5 -fno-omit-frame-pointer -o "$d/decl" "$d/decl.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/decl.data" "$d/decl" 300000000 \
+		2> /dev/null
+	perf flamegraph -i "$d/decl.data" -o "$d/decl.pb.gz" 2> /dev/null
+	"${pprof}" -raw "$d/decl.pb.gz" > "$d/raw" 2> /dev/null
+	"${pprof}" -list '^main$' "$d/decl.pb.gz" > "$d/list" 2> /dev/null
+	readelf --debug-dump=info "$d/decl" > "$d/info"
+	readelf --debug-dump=line "$d/decl" > "$d/line"
+	python3 - "$d" <<'PY'
+import gzip, os, re, sys
+d = sys.argv[1]
+# The line table's directories and files (one compilation unit), then
+# each function's DW_AT_decl_file, an index there, and DW_AT_decl_line.
+line = open(f'{d}/line').read()
+dirs = dict(re.findall(r'^\s+(\d+)\s+\(indirect line string[^)]*\): (\S+)$',
+                       line.split('The Directory Table')[1].split('The File Name Table')[0],
+                       re.M))
+files = {i: os.path.join(dirs[dir], name) for i, dir, name in
+         re.findall(r'^\s+(\d+)\s+(\d+)\s+\(indirect line string[^)]*\): (\S+)$',
+                    line.split('The File Name Table')[1].split('Line Number Statements')[0],
+                    re.M)}
+decl = {}
+for die in open(f'{d}/info').read().split('(DW_TAG_')[1:]:
+    attrs = dict(re.findall(r'DW_AT_(\w+)\s*: (?:\([^)]*\): )?(\S+)', die))
+    if die.startswith('subprogram)') and attrs.get('name') in ('main', 'fg_step'):
+        decl[attrs['name']] = (files[attrs['decl_file']], int(attrs['decl_line']))
+assert decl['main'][0].endswith('/decl.c') and decl['fg_step'][0].endswith('/fg_step.h'), decl
+def fields(data):
+    i, out = 0, []
+    def varint():
+        nonlocal i
+        v = s = 0
+        while True:
+            b = data[i]
+            i += 1
+            v |= (b & 0x7f) << s
+            s += 7
+            if b < 0x80:
+                return v
+    while i < len(data):
+        tag = varint()
+        if tag & 7 == 0:
+            out.append((tag >> 3, varint()))
+        else:
+            n = varint()
+            out.append((tag >> 3, data[i:i + n]))
+            i += n
+    return out
+profile = fields(gzip.open(f'{d}/decl.pb.gz').read())
+table = [v.decode() for f, v in profile if f == 6]
+# Functions (field 5): {name: (filename, start_line)}.
+functions = {}
+for f, v in profile:
+    if f == 5:
+        fn = dict(fields(v))
+        functions[table[fn.get(2, 0)]] = (table[fn.get(4, 0)], fn.get(5, 0))
+# The hottest locations of main() are fg_step()'s code inlined into it.
+raw = open(f'{d}/raw').read()
+assert re.search(r'^\s+\d+: 0x[0-9a-f]+ M=\d+ fg_step \S+:\d+.*\n\s+main \S+:\d+', raw, re.M), \
+    raw[raw.index('Locations'):]
+for name in ('main', 'fg_step'):
+    file, line = functions[name]
+    assert os.path.realpath(file) == os.path.realpath(decl[name][0]) and line == decl[name][1], \
+        (name, functions[name], decl[name])
+m = re.search(r'^ROUTINE =+ main in (\S+)$', open(f'{d}/list').read(), re.M)
+assert m and os.path.realpath(m.group(1)) == os.path.realpath(decl['main'][0]), m
+PY
+}
+
 test_bad_input() {
 	echo "Bad options: one line, nothing written"
 	local d="${workdir}"
@@ -443,4 +543,4 @@ test_bad_input() {
 }
 
 run_parts test_profile test_addresses test_traces test_inline test_disasm test_merge \
-	test_names test_bad_input
+	test_names test_decl test_bad_input
