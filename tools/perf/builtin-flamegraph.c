@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -136,6 +137,15 @@ struct perf_flamegraph {
 	u64			nr_by_callers;	/* of which only the IP resolved */
 	/* When they began: events, decoding, finish, write. */
 	u64			phases[4];
+	/*
+	 * pprof's main binary: the process that exec'd first (perf record's
+	 * command), once it exec'd (0: none yet), and the map of the
+	 * executable it last exec'd, found at the first executable mmap
+	 * after the exec (main_exec: not found yet).
+	 */
+	u32			main_pid;
+	bool			main_exec;
+	struct map		*main_map;
 };
 
 /*
@@ -664,17 +674,63 @@ static void perf_flamegraph__forget(const struct perf_tool *tool, s32 pid)
 		flamegraph__forget_stacks(&pfg->events[i]->fg, pid);
 }
 
+/*
+ * pprof's main binary (flamegraph_pprof__set_main()): the executable the
+ * command perf record ran exec'd, the one it ran last if it exec'd
+ * another (taskset, env, nice, a script's interpreter). The kernel maps
+ * the executable first of all in an exec: the first executable mmap of
+ * the process after its exec is the executable's code.
+ */
+static void perf_flamegraph__main_mmap(struct perf_flamegraph *pfg, struct machine *machine,
+				       union perf_event *event, u32 pid, u32 tid, u64 start,
+				       bool exec)
+{
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct addr_location al;
+	struct thread *thread;
+
+	if (!pfg->main_exec || pid != pfg->main_pid || !exec || cpumode != PERF_RECORD_MISC_USER)
+		return;
+	thread = machine__find_thread(machine, pid, tid);
+	if (!thread)
+		return;
+	addr_location__init(&al);
+	if (thread__find_map(thread, cpumode, start, &al)) {
+		map__put(pfg->main_map);
+		pfg->main_map = map__get(al.map);
+		pfg->main_exec = false;
+	}
+	addr_location__exit(&al);
+	thread__put(thread);
+}
+
 static int process_mmap_event(const struct perf_tool *tool, union perf_event *event,
 			      struct perf_sample *sample, struct machine *machine)
 {
+	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+	int err;
+
 	perf_flamegraph__forget(tool, event->mmap.pid);
-	return perf_event__process_mmap(tool, event, sample, machine);
+	err = perf_event__process_mmap(tool, event, sample, machine);
+	if (!err)
+		perf_flamegraph__main_mmap(pfg, machine, event, event->mmap.pid, event->mmap.tid,
+					   event->mmap.start,
+					   !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA));
+	return err;
 }
 
 static int process_comm_event(const struct perf_tool *tool, union perf_event *event,
 			      struct perf_sample *sample, struct machine *machine)
 {
+	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
+
 	perf_flamegraph__forget(tool, event->comm.pid);
+	/* The first process to exec is the command perf record ran. */
+	if (pfg->format == FLAMEGRAPH_PPROF && (event->header.misc & PERF_RECORD_MISC_COMM_EXEC) &&
+	    (!pfg->main_pid || event->comm.pid == pfg->main_pid)) {
+		pfg->main_pid = event->comm.pid;
+		pfg->main_exec = true;
+	}
 	return perf_event__process_comm(tool, event, sample, machine);
 }
 
@@ -710,6 +766,10 @@ static int process_mmap2_event(const struct perf_tool *tool, union perf_event *e
 
 	perf_flamegraph__forget(tool, event->mmap2.pid);
 	err = perf_event__process_mmap2(tool, event, sample, machine);
+	if (!err)
+		perf_flamegraph__main_mmap(pfg, machine, event, event->mmap2.pid,
+					   event->mmap2.tid, event->mmap2.start,
+					   event->mmap2.prot & PROT_EXEC);
 	if (err || cpumode != PERF_RECORD_MISC_USER ||
 	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
 		return err;
@@ -830,6 +890,7 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
 	FILE *fp = flamegraph_output__open(&pfg->out);
 	struct flamegraph_pprof *pp;
+	int err;
 
 	if (!fp)
 		return -EIO;
@@ -837,6 +898,9 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 		pp = container_of(pfg->graphs[0], struct perf_flamegraph_event, fg)->pprof;
 		pp->first_time = pfg->first_time;
 		pp->last_time = pfg->last_time;
+		err = pfg->main_map ? flamegraph_pprof__set_main(pp, pfg->main_map) : 0;
+		if (err)
+			return flamegraph_output__close(&pfg->out, err);
 		return flamegraph_output__close(&pfg->out,
 				flamegraph_pprof__write(pp, perf_session__env(pfg->session),
 							perf_flamegraph__start_ns(pfg, pp), fp));
@@ -1161,6 +1225,9 @@ static void perf_flamegraph__close(struct perf_flamegraph *pfg)
 {
 	int i;
 
+	map__zput(pfg->main_map);
+	pfg->main_pid = 0;
+	pfg->main_exec = false;
 	perf_session__delete(pfg->session);
 	for (i = 0; i < pfg->nr_events; i++)
 		perf_flamegraph_event__delete(pfg->events[i]);

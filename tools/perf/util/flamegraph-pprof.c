@@ -627,15 +627,27 @@ static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 	free(hot);
 }
 
+int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map)
+{
+	if (!map || !map__dso(map))
+		return -EINVAL;
+	pp->main_mapping = pprof__mapping(pp, map);
+	return pp->main_mapping ? 0 : -ENOMEM;
+}
+
 /*
  * pprof takes the first Mapping for the main binary (its "File:"): the
- * user-space one where the most samples ended. Its id, 0 without memory.
+ * caller's (flamegraph_pprof__set_main()), else the user-space one where
+ * the most samples ended. Its id, 0 without memory.
  */
 static u64 pprof__main_mapping(struct flamegraph_pprof *pp)
 {
-	u64 *weight = calloc(pp->nr_mappings + 1, sizeof(*weight));
+	u64 *weight;
 	size_t i, best = 0;
 
+	if (pp->main_mapping)
+		return pp->main_mapping;
+	weight = calloc(pp->nr_mappings + 1, sizeof(*weight));
 	if (!weight)
 		return 0;
 	for (i = 0; i < pp->nr_pprof_samples; i++) {

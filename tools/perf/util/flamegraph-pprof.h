@@ -7,6 +7,7 @@
 
 struct flamegraph_frame;
 struct hashmap;
+struct map;
 struct perf_env;
 
 /**
@@ -50,6 +51,7 @@ struct flamegraph_pprof {
 	struct hashmap		*mapping_index;
 	struct pprof_mapping	**mappings;
 	size_t			nr_mappings;
+	u64			main_mapping;
 	struct hashmap		*location_index;
 	struct pprof_location	**locations;
 	size_t			nr_locations;
@@ -107,6 +109,24 @@ int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
 				 const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period);
 
 /**
+ * flamegraph_pprof__set_main - say which binary is the main one
+ * @pp: the profile
+ * @map: the map of the main binary's executable code in its process
+ *
+ * pprof takes the profile's first Mapping for the main binary: it
+ * names the profile after it ("File:"), as the stores and the web UI
+ * do. The caller says which: perf flamegraph's is the executable of the
+ * command perf record ran (see its man page, "Mappings"). @map's
+ * Mapping is added if it has no samples (a profile of a command whose
+ * samples are in its children, or in its libraries), and written
+ * first. Without it the main binary is the user-space one where the
+ * most samples ended.
+ *
+ * Return: 0, -EINVAL for a map without a DSO, or -ENOMEM.
+ */
+int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map);
+
+/**
  * flamegraph_pprof__write - write the profile, gzip-compressed
  * @pp: the profile
  * @env: the recording's header (perf_session__env()): host, perf
@@ -119,7 +139,8 @@ int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
  * profile.proto of https://github.com/google/pprof/blob/main/proto/:
  * sample types the event in its unit and "samples" (count), the event's
  * the default; period type and period; time and duration; one Mapping,
- * Location and Function per distinct one, the hottest locations' source
+ * Location and Function per distinct one, the main binary's Mapping
+ * first (flamegraph_pprof__set_main()); the hottest locations' source
  * lines from perf's srcline code (@pp->nr_srclines of them) and the
  * functions inlined there as more Lines, innermost first (a Function
  * each, by name); a Function's file and start line where DWARF declares
