@@ -78,7 +78,7 @@ for line in open(f'{d}/bids'):
     if path.startswith('[kernel.kallsyms]'):
         path = '[kernel.kallsyms]'
     assert (path, bid) in mappings, (path, bid, mappings)
-# The first is the main binary to pprof ("File:"): where most samples ended.
+# The first is the main binary to pprof ("File:"): the recorded command's.
 assert mappings[0][0] == prog, mappings
 assert 'cpu-clock/nanoseconds[dflt] samples/count' in raw, raw[:2000]
 assert re.search(r'^PeriodType: cpu-clock nanoseconds$', raw, re.M), raw[:500]
@@ -520,6 +520,44 @@ assert m and os.path.realpath(m.group(1)) == os.path.realpath(decl['main'][0]), 
 PY
 }
 
+# pprof's main binary, the first Mapping, which it names the profile
+# after ("File:"): the executable of the command perf record ran, also
+# where a child of it has the samples; the one it ran last if it exec'd
+# another.
+test_main() {
+	echo "The first Mapping: the executable of the command perf record ran"
+	local d="${workdir}/main" sh p
+
+	mkdir "$d"
+	sh=$(readlink -f "$(command -v sh)")
+	# The exit after it keeps sh from exec'ing prog: sh forks it.
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/sh.data" -- sh -c "'${prog}' 300; exit 0" \
+		2> /dev/null
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/env.data" -- env "${prog}" 100 2> /dev/null
+	for p in sh env; do
+		perf flamegraph -i "$d/$p.data" -o "$d/$p.pb.gz" 2> /dev/null
+		"${pprof}" -raw "$d/$p.pb.gz" > "$d/$p.raw" 2> /dev/null
+		"${pprof}" -top "$d/$p.pb.gz" > "$d/$p.top" 2> /dev/null
+		perf script -i "$d/$p.data" -G -F pid,ip,dso 2> /dev/null > "$d/$p.script"
+	done
+	python3 - "$d" "${prog}" "${sh}" <<'PY'
+import os, re, sys
+d, prog, sh = sys.argv[1:]
+for p, main in (('sh', sh), ('env', prog)):
+    raw = open(f'{d}/{p}.raw').read()
+    mappings = re.findall(r'^\d+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ', raw, re.M)
+    assert mappings and mappings[0] == main, (p, mappings)
+    top = open(f'{d}/{p}.top').read()
+    assert re.search(r'^File: ' + re.escape(os.path.basename(main)) + '$', top, re.M), top[:500]
+# sh's child, prog, has the samples.
+pids = {}
+for line in open(f'{d}/sh.script'):
+    pid, _, dso = line.split(None, 2)
+    pids.setdefault(int(pid), set()).add(dso.strip().strip('()'))
+assert any(prog in dsos and sh not in dsos for dsos in pids.values()), pids
+PY
+}
+
 test_bad_input() {
 	echo "Bad options: one line, nothing written"
 	local d="${workdir}"
@@ -543,4 +581,4 @@ test_bad_input() {
 }
 
 run_parts test_profile test_addresses test_traces test_inline test_disasm test_merge \
-	test_names test_decl test_bad_input
+	test_names test_decl test_main test_bad_input
