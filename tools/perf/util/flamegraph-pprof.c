@@ -20,6 +20,7 @@
 #include "srcline.h"
 #include "strbuf.h"
 #include "symbol.h"
+#include "vdso.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -728,6 +729,16 @@ static void pprof__put_samples(struct flamegraph_pprof *pp, struct protobuf *pb)
 	protobuf__exit(&label);
 }
 
+/*
+ * A Mapping's file: the DSO's path, but for the vDSO, which perf reads
+ * from a temporary copy it deletes: its name, "[vdso]", as perf
+ * buildid-list, perf report and the flame graphs have it.
+ */
+static const char *pprof__mapping_filename(struct dso *dso)
+{
+	return dso__is_vdso(dso) ? dso__short_name(dso) : dso__long_name(dso);
+}
+
 static void pprof__put_mappings(struct flamegraph_pprof *pp, struct protobuf *pb, u64 main)
 {
 	struct protobuf msg;
@@ -747,7 +758,7 @@ static void pprof__put_mappings(struct flamegraph_pprof *pp, struct protobuf *pb
 		protobuf__varint(&msg, MAPPING_MEMORY_LIMIT, m->limit);
 		protobuf__varint(&msg, MAPPING_FILE_OFFSET, m->offset);
 		protobuf__varint(&msg, MAPPING_FILENAME,
-				 pprof__string(pp, dso__long_name(m->dso)));
+				 pprof__string(pp, pprof__mapping_filename(m->dso)));
 		protobuf__varint(&msg, MAPPING_BUILD_ID, pprof__string(pp, bid));
 		protobuf__varint(&msg, MAPPING_HAS_FUNCTIONS, m->has_functions);
 		protobuf__varint(&msg, MAPPING_HAS_FILENAMES, m->has_line_numbers);

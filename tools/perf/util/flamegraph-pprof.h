@@ -140,12 +140,13 @@ int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map);
  * sample types the event in its unit and "samples" (count), the event's
  * the default; period type and period; time and duration; one Mapping,
  * Location and Function per distinct one, the main binary's Mapping
- * first (flamegraph_pprof__set_main()); the hottest locations' source
- * lines from perf's srcline code (@pp->nr_srclines of them) and the
- * functions inlined there as more Lines, innermost first (a Function
- * each, by name); a Function's file and start line where DWARF declares
- * it (flamegraph__decls()), never those of code inlined into it.
- * Compressed with zlib
+ * first (flamegraph_pprof__set_main()), the vDSO's named "[vdso]" as
+ * perf names it, not after the temporary copy perf reads; the hottest
+ * locations' source lines from perf's srcline code (@pp->nr_srclines of
+ * them) and the functions inlined there as more Lines, innermost first
+ * (a Function each, by name); a Function's file and start line where
+ * DWARF declares it (flamegraph__decls()), never those of code inlined
+ * into it. Compressed with zlib
  * (gzip, as pprof writes it) where perf is built with it, else plain.
  *
  * Return: 0, -ENOMEM, or -EIO if a write failed.
