@@ -558,6 +558,65 @@ assert any(prog in dsos and sh not in dsos for dsos in pids.values()), pids
 PY
 }
 
+# The vDSO is "[vdso]", as perf buildid-list and the flame graphs name
+# it, with its build-id: not perf's temporary copy of it, which is gone
+# when pprof reads the profile. The build-id as perf buildid-list has it
+# in the recording's build-id table, which perf record writes without
+# --buildid-mmap (then the kernel's mmap events have the build-ids of
+# files, but none has the vDSO's).
+test_vdso() {
+	echo "The vDSO's Mapping: [vdso], with its build-id"
+	local d="${workdir}/vdso" p
+
+	mkdir "$d"
+	cat > "$d/clock.c" <<'C'
+#include <stdlib.h>
+#include <time.h>
+int main(int argc, char **argv)
+{
+	struct timespec ts;
+	long i, n = atol(argv[1]);
+
+	for (i = 0; i < n; i++)
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	return 0;
+}
+C
+	cc -O2 -g -fno-omit-frame-pointer -o "$d/clock" "$d/clock.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/clock.data" "$d/clock" 30000000 \
+		2> /dev/null
+	if ! perf script -i "$d/clock.data" -G -F ip,dso 2> /dev/null | grep -q '(\[vdso\])$'; then
+		skip_part "no sample in the vDSO (the clock source has no vDSO clock_gettime?)"
+		return
+	fi
+	perf record -q -e cpu-clock -c 100000 -g --no-buildid-mmap -o "$d/table.data" "$d/clock" \
+		30000000 2> /dev/null
+	perf buildid-list -i "$d/table.data" --with-hits 2> /dev/null > "$d/bids"
+	grep -q ' \[vdso\]$' "$d/bids"
+	for p in clock table; do
+		perf flamegraph -i "$d/$p.data" -o "$d/$p.pb.gz" 2> /dev/null
+		"${pprof}" -raw "$d/$p.pb.gz" > "$d/$p.raw" 2> "$d/$p.raw.err"
+		"${pprof}" -top "$d/$p.pb.gz" > "$d/$p.top" 2> "$d/$p.top.err"
+		# Nowhere in the profile, nor in what pprof says of it.
+		gzip -dc "$d/$p.pb.gz" > "$d/$p.pb"
+		refute grep -aq perf-vdso "$d/$p.pb" "$d/$p.raw" "$d/$p.raw.err" "$d/$p.top" \
+			"$d/$p.top.err"
+	done
+	python3 - "$d" <<'PY'
+import re, sys
+d = sys.argv[1]
+bid = [l.split()[0] for l in open(f'{d}/bids') if l.split()[1] == '[vdso]']
+for p in ('clock', 'table'):
+    raw = open(f'{d}/{p}.raw').read()
+    mappings = re.findall(r'^\d+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ([0-9a-f]*)', raw,
+                          re.M)
+    assert '[vdso]' in [f for f, _ in mappings], (p, mappings)
+    assert p == 'clock' or ('[vdso]', bid[0]) in mappings, (bid, mappings)
+    # Most samples are in the vDSO: the main binary is clock all the same.
+    assert mappings[0][0] == f'{d}/clock', mappings
+PY
+}
+
 test_bad_input() {
 	echo "Bad options: one line, nothing written"
 	local d="${workdir}"
@@ -581,4 +640,4 @@ test_bad_input() {
 }
 
 run_parts test_profile test_addresses test_traces test_inline test_disasm test_merge \
-	test_names test_decl test_main test_bad_input
+	test_names test_decl test_main test_vdso test_bad_input
