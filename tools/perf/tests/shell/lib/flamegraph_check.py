@@ -531,7 +531,7 @@ KINDS = ["root", "comm", "func", "unknown", "insn", "truncated"]
 def expand(node, strings, info=None):
     """The HTML's compact node as the JSON writer writes it: see
     tools/perf/util/flamegraph-viewer.js for the layout; the root's
-    weight and event are in the page's info."""
+    weight, event, unit and report_total are in the page's info."""
     label, flags, dso, self_, addr, _srcline, kids, samples = node
     out = {"n": strings[label], "l": "kernel" if flags & 8 else "",
            "v": self_, "s": samples}
@@ -539,6 +539,12 @@ def expand(node, strings, info=None):
         out["weight"] = info["weight"]
         if "event" in info:
             out["event"] = info["event"]
+        if info["weight"] == "samples":
+            out["unit"] = "samples"
+        elif "unit" in info:
+            out["unit"] = info["unit"]
+        if "report_total" in info:
+            out["report_total"] = info["report_total"]
     out["k"] = KINDS[flags & 7]
     if dso >= 0:
         out["d"] = strings[dso]
