@@ -785,6 +785,25 @@ PY
 	test "$st" -ne 1
 }
 
+test_stdout_header() {
+	echo "-o -: the page alone on stdout, the recording's header inside it"
+	local d="${workdir}/stdout" line
+
+	mkdir "$d"
+	perf flamegraph -q -i "${data}" -o - > "$d/page.html" 2> /dev/null
+	# Nothing after the page: no header line printed to stdout instead
+	# of into the page (print_bpf_btf() once did).
+	test "$(tail -n 1 "$d/page.html")" = "</body></html>"
+	# Each line perf report --header-only prints for the BPF features
+	# is in the page's header, as the other lines of the header are.
+	perf report --header-only -i "${data}" > "$d/header" 2> /dev/null
+	grep -q "^# bpf_prog_info" "$d/header"
+	grep "^# b[pt]f" "$d/header" | while read -r line; do
+		grep -qF "\\n${line}\\n" "$d/page.html"
+	done
+	refute grep -q "^# b[pt]f" "$d/page.html"
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
 	test_offcpu test_record_command test_bad_input test_diff test_diff_rebuild test_diff_statics \
-	test_diff_reorder
+	test_diff_reorder test_stdout_header
