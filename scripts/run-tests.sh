@@ -23,6 +23,7 @@ tests=(
 	"Precise callchains agree with the sample IP"
 	"perf script python: names, symbol ranges, the image perf disassembles"
 	"perf annotate basic tests"
+	"perf annotate: say what could not be annotated"
 	"perftool-testsuite_report"
 	"perf script tests"
 	"perf record tests"
