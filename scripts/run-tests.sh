@@ -25,6 +25,7 @@ tests=(
 	"perf annotate basic tests"
 	"perf annotate: say what could not be annotated"
 	"perftool-testsuite_report"
+	"perf report: a truncated perf.data"
 	"perf script tests"
 	"perf record tests"
 	"perf pipe recording and injection test"
