@@ -26,6 +26,7 @@ tests=(
 	"perf annotate: say what could not be annotated"
 	"perftool-testsuite_report"
 	"perf report: a truncated perf.data"
+	"perf report: kernel frames of another kernel's recording"
 	"perf script tests"
 	"perf record tests"
 	"perf pipe recording and injection test"
