@@ -62,13 +62,14 @@ kernel_samples() {
 	local f=$1
 
 	shift
-	perf script -i "$f" -F ip,dso -G "$@" 2> /dev/null | grep -c "(\[kernel\.kallsyms\])" || true
+	perf script -i "$f" -F ip,dso -G "$@" 2> /dev/null |
+		grep -c "(\[kernel\.kallsyms\])" || true
 }
 
 test_foreign() {
 	local f=$1 release n
 
-	echo "Another kernel's recording, $(basename "$f"): kernel frames unnamed, one warning"
+	echo "$(basename "$f"), of another kernel: kernel frames unnamed, one warning"
 	release=$(perf report --header-only -i "$f" 2> /dev/null | sed -n 's/^# os release : //p')
 
 	perf report -v -i "$f" --stdio --no-children -g none > "${workdir}/out" \
@@ -118,7 +119,7 @@ test_foreign() {
 test_foreign_kallsyms() {
 	local f=$1
 
-	echo "Another kernel's recording, $(basename "$f"), with --kallsyms=/proc/kallsyms: its names"
+	echo "$(basename "$f") with --kallsyms=/proc/kallsyms: named from it"
 
 	perf report -i "$f" --kallsyms=/proc/kallsyms --stdio --no-children -g none \
 		> "${workdir}/out" 2> "${workdir}/err"
