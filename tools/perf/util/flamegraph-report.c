@@ -195,6 +195,8 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 	if (!callchain_param.order_set)
 		callchain_param.order = ORDER_CALLER;
 	if (fr->asm_leaves) {
+		struct perf_debuginfod no_debuginfod = { .set = false, };
+
 		if (callchain_param.order != ORDER_CALLER) {
 			pr_err("--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)\n");
 			fr->bad_option = true;
@@ -207,6 +209,13 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 		 * reads them only for its TUI annotation.
 		 */
 		annotation_config__init();
+		/*
+		 * As perf flamegraph and perf record: no debuginfod server
+		 * is asked, by objdump or by libdw for source lines, those
+		 * of the inline frames of the callchains perf report
+		 * resolves as it reads the samples too.
+		 */
+		perf_debuginfod_setup(&no_debuginfod);
 	}
 	return 0;
 }
@@ -302,13 +311,6 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		err = -ENODATA;
 	}
 	if (!err && fr->asm_leaves) {
-		struct perf_debuginfod no_debuginfod = { .set = false, };
-
-		/*
-		 * As perf flamegraph and perf record: no debuginfod server
-		 * is asked, by libdw for source lines or by objdump.
-		 */
-		perf_debuginfod_setup(&no_debuginfod);
 		err = flamegraph__decode_insns(&fg, perf_session__env(session));
 		if (!err && fr->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);

@@ -75,8 +75,9 @@ struct flamegraph_report {
  *
  * Sets up what the flame graph needs of perf report: no children
  * (cumulation), caller-ordered callchains unless -g gave an order, and
- * with --asm callchains keyed by address.  Call after option parsing,
- * before the session is processed.
+ * with --asm callchains keyed by address and, as perf flamegraph, no
+ * debuginfod server asked (DEBUGINFOD_URLS cleared).  Call after option
+ * parsing, before the session is processed.
  *
  * Return: 0, or a negative errno after one line naming the problem;
  * @bad_option says whether it was the command line's.
