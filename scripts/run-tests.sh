@@ -37,6 +37,7 @@ tests=(
 	"Cumulate child hist entries"
 	"Sample parsing"
 	"Demangle C++"
+	"perf addr2line.style=libdw: source lines and inlines of a small PIE"
 )
 
 # The browser test is this repository's, not the series': make
