@@ -5,7 +5,9 @@
 # libdw reports a shared object, a PIE too, 0x10000 above its file
 # addresses: the code of a small PIE, all below 0x10000, must still get
 # its source lines and inline frames from libdw alone, the ones
-# addr2line(1) gives for the same addresses.
+# addr2line(1) gives for the same addresses.  Rebuilt since the
+# recording, the program's lines are still those of the build recorded,
+# which perf keeps in its build-id cache.
 
 set -e
 
@@ -48,6 +50,14 @@ export DEBUGINFOD_URLS=
 cat > "${prog}.c" << EOF
 #include <stdlib.h>
 
+#ifdef PAD
+/* The rebuild's: moves the code and the lines after it. */
+int pad(int x)
+{
+	return x + 1;
+}
+#endif
+
 static inline __attribute__((always_inline))
 unsigned long step(unsigned long x, unsigned long n)
 {
@@ -71,7 +81,9 @@ if ! cc -O0 -g -fPIE -pie -o "${prog}" "${prog}.c"; then
 	cleanup
 	exit 2
 fi
-spin=$(nm "${prog}" | awk '$3 == "spin" { print $1 }')
+# The binary addr2line(1) and nm read: the one recorded.
+bin="${prog}"
+spin=$(nm "${bin}" | awk '$3 == "spin" { print $1 }')
 if [ $((0x${spin})) -ge $((0x10000)) ]; then
 	echo "Skip: spin is at 0x${spin}, not below 0x10000"
 	cleanup
@@ -83,26 +95,29 @@ perf record -e cpu-clock -g -o "${perf_data}" -- "${prog}" 100000000 2> /dev/nul
 # addr2line -f [-i] ADDR: "function file:line" lines, the file's base
 # name, without addr2line's "(discriminator N)".
 a2l() {
-	addr2line -e "${prog}" -f "$@" |
+	addr2line -e "${bin}" -f "$@" |
 		awk 'NR % 2 { f = $1; next }
 		     { sub(/ .*/, ""); n = split($0, p, "/"); print f, p[n] }'
 }
 
-# The samples in the program: "IP function+offset srcline".
-perf script -i "${perf_data}" -G -F ip,sym,symoff,dso,srcline |
-	awk -v prog="(${prog})" '$NF == prog { s = $1 " " $2; next }
-				 s != "" { print s, $1; s = "" }' |
-	sort -u > "${samples}"
-if [ ! -s "${samples}" ]; then
-	echo "perf script shows no sample in ${prog}"
-	err=1
-fi
+# What perf script says of the recording, into ${samples} and ${inlines}.
+read_samples() {
+	# The samples in the program: "IP function+offset srcline".
+	perf script -i "${perf_data}" -G -F ip,sym,symoff,dso,srcline |
+		awk -v prog="(${prog})" '$NF == prog { s = $1 " " $2; next }
+					 s != "" { print s, $1; s = "" }' |
+		sort -u > "${samples}"
+	if [ ! -s "${samples}" ]; then
+		echo "perf script shows no sample in ${prog}"
+		err=1
+	fi
 
-# The callchains with inline frames: "IP function srcline [(inlined)]".
-perf script -i "${perf_data}" --inline -F ip,sym,srcline |
-	awk 'NF == 2 && $1 ~ /^[0-9a-f]+$/ { s = $1 " " $2; next }
-	     s != "" { $1 = $1; print s, $0; s = "" }' |
-	sort -u > "${inlines}"
+	# The callchains with inline frames: "IP function srcline [(inlined)]".
+	perf script -i "${perf_data}" --inline -F ip,sym,srcline |
+		awk 'NF == 2 && $1 ~ /^[0-9a-f]+$/ { s = $1 " " $2; next }
+		     s != "" { $1 = $1; print s, $0; s = "" }' |
+		sort -u > "${inlines}"
+}
 
 test_srcline() {
 	local ip symoff srcline sym off addr want
@@ -112,7 +127,7 @@ test_srcline() {
 	while read -r ip symoff srcline; do
 		sym=${symoff%+*}
 		off=${symoff##*+}
-		addr=$(nm "${prog}" | awk -v s="${sym}" '$3 == s { print $1 }')
+		addr=$(nm "${bin}" | awk -v s="${sym}" '$3 == s { print $1 }')
 		addr=$(printf '%#x' $((0x${addr} + off)))
 		want=$(a2l "${addr}" | awk '{ print $2 }')
 		if [ "${srcline}" != "${want}" ]; then
@@ -129,7 +144,7 @@ test_inlines() {
 	while read -r ip symoff srcline; do
 		sym=${symoff%+*}
 		off=${symoff##*+}
-		addr=$(nm "${prog}" | awk -v s="${sym}" '$3 == s { print $1 }')
+		addr=$(nm "${bin}" | awk -v s="${sym}" '$3 == s { print $1 }')
 		addr=$(printf '%#x' $((0x${addr} + off)))
 		# Innermost first: all but the last are inlined.
 		frames=$(a2l -i "${addr}" | wc -l)
@@ -153,6 +168,19 @@ test_inlines() {
 	fi
 }
 
+read_samples
+test_srcline
+test_inlines
+
+echo "The program rebuilt since the recording: the lines of the one recorded"
+cp "${prog}" "${prog}.recorded"
+bin="${prog}.recorded"
+cc -O0 -g -fPIE -pie -DPAD -o "${prog}" "${prog}.c"
+if cmp -s "${prog}" "${bin}"; then
+	echo "The rebuild is the same program"
+	err=1
+fi
+read_samples
 test_srcline
 test_inlines
 
