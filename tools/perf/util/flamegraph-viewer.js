@@ -69,6 +69,29 @@
 	const bySamples = info.weight === 'samples';
 	const unit = bySamples ? 'samples' : (info.unit || 'period');
 	const isDiff = !!raw.diff;
+	/* A time (cpu-clock, task-clock, off-CPU time): printed as one. */
+	const isTime = unit === 'ns';
+
+	/*
+	 * A weight as the page prints it: a time with four digits in s, ms,
+	 * us or ns (264750000 ns as 264.8 ms), other units as the count.
+	 */
+	function weight(v) {
+		if (!isTime)
+			return String(v);
+		for (const [f, u] of [[1e9, 's'], [1e6, 'ms'], [1e3, '\u00b5s']]) {
+			const x = v / f;
+
+			if (Math.abs(x) >= 1000)
+				return Math.round(x) + ' ' + u;
+			if (Math.abs(+x.toPrecision(4)) >= 1)
+				return x.toPrecision(4) + ' ' + u;
+		}
+		return v + ' ns';
+	}
+
+	/* The exact value, for a title or beside the time. */
+	const exact = (v) => v + ' ' + unit;
 
 	let nrNodes = 0;
 
@@ -751,9 +774,15 @@
 	/* ---- The hover card ---- */
 
 	function amount(t, ts) {
-		return bySamples ? t + ' samples' :
-			t + ' ' + unit + ', ' + ts + ' samples';
+		if (bySamples)
+			return t + ' samples';
+		return (isTime ? weight(t) + ' (' + exact(t) + ')' : exact(t)) +
+		       ', ' + ts + ' samples';
 	}
+
+	/* "a of b" in the weight's unit; the exact numbers for a title. */
+	const ofAll = (a, b) => (isTime ? weight(a) + ' of ' + weight(b) : a + ' of ' + exact(b));
+	const ofAllExact = (a, b) => a + ' of ' + exact(b);
 
 	/*
 	 * A frame's own weight: with --asm a function's own samples are in
@@ -962,9 +991,11 @@
 			const s = matched(all, (n) => re.test(n.n));
 
 			$('match').textContent = 'matched: ' + pct(s, all.t) +
-				' (' + s + ' of ' + all.t + ' ' + unit + ')';
+				' (' + ofAll(s, all.t) + ')';
+			$('match').title = ofAllExact(s, all.t);
 		} else {
 			$('match').textContent = text ? 'invalid regular expression' : '';
+			$('match').title = '';
 		}
 	}
 
@@ -1188,12 +1219,13 @@
 
 		if (selected === null) {
 			el.textContent = '';
+			el.title = '';
 			return;
 		}
 		const s = matched(all, (n) => n.kind === 4 && n.key === selected);
 
-		el.textContent = 'instruction: ' + pct(s, all.t) + ' (' + s +
-				 ' of ' + all.t + ' ' + unit + ')';
+		el.textContent = 'instruction: ' + pct(s, all.t) + ' (' + ofAll(s, all.t) + ')';
+		el.title = ofAllExact(s, all.t);
 	}
 
 	/* Its leaves highlighted; the view zoomed to its heaviest stack. */
@@ -1224,20 +1256,55 @@
 	}
 
 	/*
-	 * Column widths for the rows shown: the instruction whole if it can
-	 * be, names cut in the middle, the table as wide as the panel.
+	 * Widths for columns between lo[i] and hi[i] px, room px in all if
+	 * that is between: all at one level, each clamped to its range, so
+	 * that a column is held below its hi only where none is wider than
+	 * it, but for those held up by their lo.
+	 */
+	function level(lo, hi, room) {
+		const at = (l) => lo.map((x, i) => Math.min(Math.max(l, x), hi[i]));
+		const sum = (l) => at(l).reduce((a, b) => a + b, 0);
+		let a = 0, b = Math.max(...hi);
+
+		if (sum(b) <= room)
+			return hi;
+		for (let i = 0; i < 40; i++) {
+			const m = (a + b) / 2;
+
+			if (sum(m) <= room)
+				a = m;
+			else
+				b = m;
+		}
+		return at(a);
+	}
+
+	/*
+	 * Column widths for the rows shown, the table as wide as the panel:
+	 * the numbers whole; the instruction, function and dso what their
+	 * widest cell needs if that fits, the room left to the function.
+	 * Else at one level (level()), first up to what three quarters of
+	 * each column's cells need, then up to the widest: a few names far
+	 * longer than the rest don't take the room of the other columns.
+	 * Names are cut in the middle (shorten()), an instruction at its
+	 * branch target's symbol, or wrapped.
 	 */
 	function hotColumns(rows) {
 		const W = $('side').clientWidth - 2;
-		const widest = (f) => rows.reduce((m, e) => Math.max(m, tableWidth(f(e))), 0) + 10;
-		const num = [Math.max(widest((e) => String(e.t)), tableWidth(unit + ' \u25be') + 10),
-			     tableWidth('100.00%') + 10];
-		const fixed = num[0] + num[1];
-		const insn = Math.min(rows.reduce((m, e) => Math.max(m, insnWidth(e.text)), 0) + 10,
-				      Math.max(W - fixed - 90, 80));
-		const rest = Math.max(W - fixed - insn, 0);
-		const dso = Math.min(widest((e) => e.d), rest * 0.3);
-		const cols = [num[0], num[1], insn, rest - dso, dso];
+		const widths = (f) => rows.map((e) => f(e) + 10).sort((a, b) => a - b);
+		const num = [Math.max(...widths((e) => tableWidth(weight(e.t))),
+				      tableWidth($('hot-weight').textContent + ' \u25be') + 10),
+			     Math.max(tableWidth('100.00%'), tableWidth($('hot').tHead.rows[0].cells[1]
+						      .textContent + ' \u25be')) + 10];
+		const cells = [widths((e) => insnWidth(e.text)), widths((e) => tableWidth(e.func)),
+			       widths((e) => tableWidth(e.d))];
+		const most = cells.map((c) => c[Math.max(Math.ceil(c.length * 0.75) - 1, 0)] || 0);
+		const room = Math.max(W - num[0] - num[1], 0);
+		const text = level(most.map(() => 0), most, room);
+		const all = level(text, cells.map((c, i) => Math.max(c.at(-1) || 0, text[i])), room);
+
+		all[1] += Math.max(room - all.reduce((a, b) => a + b, 0), 0);
+		const cols = num.concat(all);
 		const sum = cols.reduce((a, b) => a + b, 0);
 
 		/* A narrow window: every column narrower, the table its width. */
@@ -1287,6 +1354,51 @@
 		return tableWidth(s);
 	}
 
+	/*
+	 * Names shortened to px, those that shorten() would show alike (two
+	 * instances of a template) shown apart: their own name, the part
+	 * from where each differs from the others, and the end. A Map of
+	 * name to text.
+	 */
+	function shortenAll(names, px, width) {
+		const out = new Map(), alike = new Map();
+
+		for (const s of new Set(names)) {
+			const t = shorten(s, px, width);
+
+			out.set(s, t);
+			alike.set(t, (alike.get(t) || []).concat(s));
+		}
+		for (const group of alike.values()) {
+			if (group.length < 2)
+				continue;
+			for (const s of group) {
+				const own = ownName(s) || [0, 0];
+				const name = s.slice(own[0], own[1]);
+				let d = own[1];
+
+				for (const o of group) {
+					let i = 0;
+
+					while (i < s.length && s[i] === o[i])
+						i++;
+					if (o !== s)
+						d = Math.max(d, i);
+				}
+				const mid = s.slice(Math.max(d - 4, own[1]));
+				const e = longest(mid.length, (n) =>
+					width(ELLIPSIS + mid.slice(mid.length - n)) <= px / 4);
+				const end = mid.slice(mid.length - e);
+				const k = longest(mid.length - e, (n) =>
+					width(name + ELLIPSIS + mid.slice(0, n) + ELLIPSIS + end) <= px);
+
+				if (k > 4)
+					out.set(s, name + ELLIPSIS + mid.slice(0, k) + ELLIPSIS + end);
+			}
+		}
+		return out;
+	}
+
 	function fillHot() {
 		const body = $('hot').tBodies[0];
 		const f = hotFilter.toLowerCase();
@@ -1298,18 +1410,21 @@
 		list.sort((x, y) => by(y) - by(x) || y.t - x.t);
 		body.textContent = '';
 		const head = list.slice(0, 200), cols = hotColumns(head);
+		const funcText = shortenAll(head.map((e) => e.func), cols[3] - 8, tableWidth);
 
 		$('hot').querySelectorAll('col').forEach((c, i) => (c.style.width = cols[i] + 'px'));
 		for (const e of head) {
 			const tr = body.insertRow();
 			const d = isDiff ? delta(e) : 0;
-			const cells = [String(e.t), isDiff ? (d > 0 ? '+' : '') + d.toFixed(2) :
+			const cells = [weight(e.t), isDiff ? (d > 0 ? '+' : '') + d.toFixed(2) :
 				       (100 * insnShare(e.key)).toFixed(2) + '%', e.text, e.func, e.d];
 
 			cells.forEach(function (c, i) {
 				const td = tr.insertCell();
 
-				if (i > 2) {
+				if (i === 3) {
+					td.textContent = funcText.get(c);
+				} else if (i > 2) {
 					td.textContent = shorten(c, cols[i] - 8, tableWidth);
 				} else if (i === 2) {
 					/* Operands too long to cut: whole, on two lines. */
@@ -1324,7 +1439,8 @@
 					td.title = c;
 			});
 			/* What the columns leave out. */
-			tr.title = pct(e.t, root.t) + ' of all' + (e.sl ? ', ' + e.sl : '');
+			tr.title = exact(e.t) + ', ' + pct(e.t, root.t) + ' of all' +
+				   (e.sl ? ', ' + e.sl : '');
 			tr.dataset.key = e.key;
 			tr.classList.toggle('sel', e.key === selected);
 			tr.addEventListener('click', function () {
@@ -1341,7 +1457,7 @@
 			$('side').style.display = 'none';
 			return;
 		}
-		$('hot-weight').textContent = unit;
+		$('hot-weight').textContent = isTime ? 'time' : unit;
 		if (isDiff) {
 			/* The change of each instruction's share, largest growth first. */
 			const th = $('hot').querySelector('th[data-sort="func"]');
@@ -1376,7 +1492,8 @@
 				['host', info.host],
 				['event', info.event], ['samples', String(root.ts)],
 				['weight', bySamples ? 'samples' :
-				 'period, ' + root.t + ' ' + unit],
+				 'period, ' + weight(root.t) + (isTime ? '' : ' ' + unit),
+				 exact(root.t)],
 				['cpu', info.cpu], ['recorded', info.date],
 				['perf', info.version], ['command', info.cmdline],
 				['view', info.view]];
@@ -1387,6 +1504,8 @@
 			const s = document.createElement('span');
 
 			s.textContent = f[0] + ': ' + f[1];
+			if (f[2])
+				s.title = f[2];
 			el.appendChild(s);
 		}
 		document.title = [isDiff ? info.base + ' -> ' + info.input : info.input,
