@@ -76,6 +76,10 @@ test_workload() {
 	perf flamegraph -i "${workdir}/p.data" --asm -o "${workdir}/x.html" \
 		2> /dev/null
 	$browser workload "${workdir}/x.html" "${artifacts}"
+	# Counts, not times: the numbers as they are.
+	perf flamegraph -i "${workdir}/p.data" --asm --weight samples \
+		-o "${workdir}/xs.html" 2> /dev/null
+	$browser samples "${workdir}/xs.html" "${artifacts}"
 }
 
 test_hostile_names() {

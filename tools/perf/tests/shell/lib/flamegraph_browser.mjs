@@ -6,7 +6,8 @@
  *
  *   node flamegraph_browser.mjs MODE PAGE.html ARTIFACTS_DIR
  *
- * MODE: workload (tests/shell/lib/flamegraph/*.c with --asm), hostile
+ * MODE: workload (tests/shell/lib/flamegraph/*.c with --asm), samples (the
+ * same with --weight samples), hostile
  * (flamegraph_hostile.c), events (two events), long (flamegraph_cxx.cc:
  * C++ names of thousands of characters), deep (flamegraph_deep.c: stacks
  * cut at the kernel's 127 entries), systemwide (perf record -a), diff
@@ -38,7 +39,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const [mode, pagePath, artifacts] = process.argv.slice(2);
-const MODES = ['workload', 'hostile', 'events', 'long', 'deep', 'systemwide', 'diff'];
+const MODES = ['workload', 'samples', 'hostile', 'events', 'long', 'deep', 'systemwide', 'diff'];
 
 if (!MODES.includes(mode) || !pagePath || !artifacts) {
 	console.error(`usage: flamegraph_browser.mjs ${MODES.join('|')} PAGE.html ARTIFACTS_DIR`);
@@ -430,13 +431,23 @@ async function typeSearch(text) {
 	assert(await q.inputValue() === text, `#q holds ${await q.inputValue()}`);
 }
 
-/* The #match text: matched share, weight, total. */
-async function matchText() {
-	const t = (await page.locator('#match').textContent()).trim();
-	const m = /^matched: ([0-9.]+)% \((\d+) of (\d+) [a-z ]+\)$/.exec(t);
+/*
+ * The #match (or #selected) text: share, weight, total, as the page
+ * prints them (times as times), the exact numbers in its title.
+ */
+async function matchText(sel = '#match', what = 'matched') {
+	const el = page.locator(sel);
+	const t = (await el.textContent()).trim(), title = await el.getAttribute('title');
+	const m = new RegExp(`^${what}: ([0-9.]+)% \\((.+) of (.+)\\)$`).exec(t);
+	const x = /^(\d+) of (\d+) ([a-z ]+)$/.exec(title || '');
 
-	assert(m, `#match says ${JSON.stringify(t)}`);
-	return { text: t, pct: m[1], n: +m[2], of: +m[3] };
+	assert(m && x, `${sel} says ${JSON.stringify(t)}, its title ${JSON.stringify(title)}`);
+	shownWeight(m[2], +x[1], `${sel}'s weight`);
+	if (timeUnit)
+		shownWeight(m[3], +x[2], `${sel}'s total`);
+	else
+		assert(m[3] === `${x[2]} ${x[3]}`, `${sel} says ${JSON.stringify(t)}, its title ${title}`);
+	return { text: t, pct: m[1], n: +x[1], of: +x[2] };
 }
 
 const within = (a, b, tol) => Math.abs(a - b) <= tol;
@@ -489,6 +500,42 @@ try {
 	process.exit(1);
 }
 const rootLabel = T.root.label;
+/* The info of the graph shown first: its unit and weight. */
+const info = Object.assign({}, data.info, (data.graphs || [{}])[0].info);
+/* Weights in ns (cpu-clock, task-clock, off-CPU time): printed as times. */
+const timeUnit = info.unit === 'ns' && info.weight !== 'samples';
+const TIME = { s: 1e9, ms: 1e6, '\u00b5s': 1e3, ns: 1 };
+
+/*
+ * A weight as the page prints it, checked against its exact value v:
+ * in ns, a time to four significant digits in the largest of s, ms, us
+ * and ns that it is at least one of, rounded from the exact value;
+ * else the number itself.
+ */
+function shownWeight(text, v, what) {
+	const m = /^(-?[0-9.]+) (s|ms|\u00b5s|ns)$/.exec(text || '');
+
+	if (!timeUnit) {
+		assert(text === String(v), `${what}: ${JSON.stringify(text)}, not ${v}`);
+		return;
+	}
+	assert(m, `${what}: ${JSON.stringify(text)} is not a time (of ${v} ns)`);
+	const x = +m[1], f = TIME[m[2]], digits = m[1].replace(/^-?[0.]*|\./g, '').length;
+
+	if (m[2] === 'ns') {
+		assert(x === v && Math.abs(v) < 1000, `${what}: ${text}, the exact value ${v} ns`);
+		return;
+	}
+	assert(Math.abs(x) >= 1 && (m[2] === 's' || Math.abs(x) < 1000),
+	       `${what}: ${text} for ${v} ns: not the largest unit it is one of`);
+	assert(digits === 4 || (Math.abs(x) >= 1000 && Number.isInteger(x)),
+	       `${what}: ${text} has ${digits} significant digits`);
+	/* Within half the last digit of the exact value. */
+	const last = Math.abs(x) >= 1000 ? f : Math.pow(10, Math.floor(Math.log10(Math.abs(x))) - 3) * f;
+
+	assert(Math.abs(x * f - v) <= last / 2 * (1 + 1e-9), `${what}: ${text}, the exact value ${v} ns`);
+}
+
 const T_root = () => T.root;
 /* The page's own script elements (its script may mention "<script"). */
 const nrScripts = html.match(/<script\b[^>]*>[^]*?<\/script>/g).length;
@@ -543,25 +590,87 @@ function outermost(key) {
 	return out;
 }
 
-/* The numbers of a hover card. */
-function card(t) {
-	const m = /\ntotal: (\d+) ([a-z]+)(?:, (\d+) samples)?/.exec(t) || [];
-	const num = (re) => {
-		const x = re.exec(t);
+/*
+ * The weight of a card's line (total, self, before, after): the exact
+ * value and samples, the printed time checked against the value.
+ */
+function amount(t, what) {
+	const m = new RegExp(`\\n${what}: (?:(\\S+ \\S+) \\()?(\\d+) ([a-z ]+?)\\)?` +
+			     '(?:, (\\d+) samples)?(?: \\(|\\n|$)').exec(t);
 
-		return x ? +x[1] : NaN;
-	};
-
-	return { total: +m[1], samples: m[3] ? +m[3] : m[2] === 'samples' ? +m[1] : NaN,
-		 self: num(/\nself: (\d+)/), share: num(/share of its function: ([0-9.]+)%/) };
+	if (!m)
+		return { value: NaN, samples: NaN };
+	assert(m[3] === (timeUnit ? 'ns' : info.weight === 'samples' ? 'samples' : info.unit),
+	       `the card's ${what} is in ${m[3]}: ${t}`);
+	if (timeUnit)
+		shownWeight(m[1], +m[2], `the card's ${what}`);
+	else
+		assert(m[1] === undefined, `the card's ${what}: ${m[0]}`);
+	return { value: +m[2], samples: m[4] ? +m[4] : m[3] === 'samples' ? +m[2] : NaN };
 }
 
-/* A row of the hot table, whole names from the cells' titles. */
-async function hotRow(i) {
-	const t = await page.locator('table#hot tbody tr').nth(i).locator('td')
-		.evaluateAll((tds) => tds.map((td) => td.title || td.textContent));
+/* The numbers of a hover card. */
+function card(t) {
+	const x = /share of its function: ([0-9.]+)%/.exec(t);
+	const total = amount(t, 'total');
 
-	return { weight: +t[0], share: parseFloat(t[1]), insn: t[2], func: t[3], dso: t[4] };
+	return { total: total.value, samples: total.samples, self: amount(t, 'self').value,
+		 share: x ? +x[1] : NaN };
+}
+
+/*
+ * A row of the hot table, whole names from the cells' titles, the exact
+ * weight from the row's; the weight printed checked against it.
+ */
+async function hotRow(i) {
+	const tr = page.locator('table#hot tbody tr').nth(i);
+	const t = await tr.locator('td').evaluateAll((tds) => tds.map((td) => td.title || td.textContent));
+	const title = await tr.getAttribute('title');
+	const x = /^(\d+) ([a-z ]+), /.exec(title);
+
+	assert(x, `hot row ${i}'s title ${JSON.stringify(title)} has no exact weight`);
+	shownWeight(t[0], +x[1], `hot row ${i}'s weight`);
+	return { weight: +x[1], share: parseFloat(t[1]), insn: t[2], func: t[3], dso: t[4],
+		 key: await tr.getAttribute('data-key') };
+}
+
+/*
+ * The hot table's columns as drawn: each one's width, what its widest
+ * cell needs to be whole (its text's width in the cell's font, and the
+ * cell's padding), what three quarters of its cells need, and how many
+ * are cut; the texts whole from the titles, for the instruction with a
+ * branch target's symbol of up to 16 characters, as the viewer cuts it.
+ */
+async function hotColumns() {
+	return page.locator('table#hot').evaluate((table) => {
+		const ctx = document.createElement('canvas').getContext('2d');
+		const ths = [...table.tHead.rows[0].cells];
+		const rows = [...table.tBodies[0].rows];
+		const side = document.getElementById('side');
+
+		return { side: side.clientWidth, right: table.getBoundingClientRect().right,
+			 vw: document.documentElement.clientWidth, cols: ths.map((th, i) => {
+			const needs = [];
+			let cut = 0;
+
+			for (const tr of rows) {
+				const td = tr.cells[i], cs = getComputedStyle(td);
+				let text = i >= 2 ? td.title : td.textContent;
+				const a = text.indexOf('<'), b = text.lastIndexOf('>');
+
+				if (i === 2 && a > 0 && b - a > 17)
+					text = text.slice(0, a + 17) + text.slice(b);
+				ctx.font = `${cs.fontSize} ${cs.fontFamily}`;
+				needs.push(ctx.measureText(text).width +
+					   parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight));
+				cut += td.textContent !== (i >= 2 ? td.title : td.textContent) ||
+				       td.scrollWidth > td.clientWidth;
+			}
+			needs.sort((a, b) => a - b);
+			return { name: th.textContent, w: th.getBoundingClientRect().width, cut,
+				 need: needs.at(-1), most: needs[Math.ceil(needs.length * 0.75) - 1] };
+		}) };
+	});
 }
 
 /* The workload's two static functions named spin, not _raw_spin_lock. */
@@ -786,12 +895,10 @@ async function workloadChecks() {
 		assert(JSON.stringify(crumbs) === JSON.stringify(path),
 		       `crumbs ${JSON.stringify(crumbs)}, the heaviest stack is ${JSON.stringify(path)}`);
 		/* The share of the instruction, as search gives its matches. */
-		const sel = (await page.locator('#selected').textContent()).trim();
-		const m = /^instruction: ([0-9.]+)% \((\d+) of (\d+) [a-z ]+\)$/.exec(sel);
+		const m = await matchText('#selected', 'instruction');
 
-		assert(m && +m[2] === weight && +m[3] === total &&
-		       m[1] === (100 * weight / total).toFixed(2),
-		       `#selected says ${JSON.stringify(sel)}, the data ${weight} of ${total}`);
+		assert(m.n === weight && m.of === total && m.pct === (100 * weight / total).toFixed(2),
+		       `#selected says ${JSON.stringify(m.text)}, the data ${weight} of ${total}`);
 		/* Its leaves only: not the function, not main, not the root. */
 		const h = await highlighted();
 
@@ -860,6 +967,71 @@ async function workloadChecks() {
 		       `${got} rows hold "mix", the data has ${want.size}`);
 		for (let i = 0; i < got; i++)
 			assert((await hotRow(i)).func === 'mix', `row ${i} of the filter is not in mix`);
+	});
+
+	await check('hot table: each column what it needs, times as times', async () => {
+		await page.setViewportSize({ width: 1280, height: 900 });
+		try {
+			await open();
+			const t = await hotColumns(), c = t.cols;
+			const show = JSON.stringify(c.map((x) => [x.name, Math.round(x.w), Math.round(x.most),
+								  Math.round(x.need), x.cut]));
+			const text = c.slice(2), room = c.reduce((s, x) => s + x.w, 0);
+
+			assert(c.length === 5 && t.right <= t.vw && within(room, t.side, 3),
+			       `the table is ${room} px wide, ends at ${t.right}, the panel ${t.side}: ${show}`);
+			/* The numbers whole; the texts whole where they fit. */
+			for (const x of c.slice(0, 2))
+				assert(!x.cut && x.w >= x.need - 0.5, `the ${x.name} column is cut: ${show}`);
+			for (const x of text)
+				assert(x.w < x.need - 0.5 || !x.cut, `the ${x.name} column fits, yet cuts: ${show}`);
+			/*
+			 * Short of what three quarters of its cells need only where
+			 * no other column is wider; short of its widest cell only
+			 * where no other is wider, but up to what three quarters of
+			 * that one's cells need.
+			 */
+			for (const x of text.filter((y) => y.w < y.need - 0.5)) {
+				for (const o of text) {
+					const may = x.w < x.most - 0.5 ? x.w : Math.max(x.w, o.most);
+
+					/* The viewer's 2 px more than the padding. */
+					assert(o.w <= may + 3, `the ${x.name} column (${x.w} px) is short, ` +
+					       `the ${o.name} column is wider: ${show}`);
+				}
+			}
+			const textRoom = room - c[0].w - c[1].w;
+
+			if (text.reduce((s, x) => s + x.need, 0) <= textRoom)
+				assert(text.every((x) => x.w >= x.need - 0.5), `room for all, yet: ${show}`);
+			if (text.reduce((s, x) => s + x.most, 0) <= textRoom)
+				assert(text.every((x) => x.w >= x.most - 0.5), `room for most, yet: ${show}`);
+			await snap('900');
+			/* Every weight a time, rounded from the data's exact value. */
+			const rows = await page.locator('table#hot tbody tr').count();
+			const leaves = new Map();
+
+			for (const n of insnNodes())
+				leaves.set(insnKey(n), (leaves.get(insnKey(n)) || 0) + n.total);
+			assert(timeUnit, `cpu-clock's unit is ${info.unit}, not ns`);
+			for (let i = 0; i < rows; i++) {
+				const r = await hotRow(i);
+
+				assert(r.weight === leaves.get(r.key),
+				       `hot row ${i} weighs ${r.weight} ns, the data says otherwise`);
+			}
+			assert(await page.locator('#hot-weight').textContent() === 'time',
+			       `the weight column is headed ${await page.locator('#hot-weight').textContent()}`);
+			/* The header: the total a time, exact in the title. */
+			const hdr = page.locator('#hdr span', { hasText: /^weight: / });
+			const h = /^weight: period, (.*)$/.exec(await hdr.textContent());
+
+			assert(h && await hdr.getAttribute('title') === `${total} ns`,
+			       `the header says ${await hdr.textContent()}`);
+			shownWeight(h[1], total, 'the header\'s weight');
+		} finally {
+			await page.setViewportSize({ width: 1280, height: 1000 });
+		}
 	});
 
 	await check('hover card: total, self, samples', async () => {
@@ -1067,6 +1239,39 @@ async function workloadChecks() {
 	});
 }
 
+/* --weight samples: the numbers are counts, printed as they are. */
+async function samplesChecks() {
+	await check('samples: counts, not times', async () => {
+		assert(info.weight === 'samples' && !timeUnit, `the page weighs ${info.weight}`);
+		await open();
+		const rows = await page.locator('table#hot tbody tr').count();
+		const leaves = new Map();
+
+		for (const n of insnNodes())
+			leaves.set(insnKey(n), (leaves.get(insnKey(n)) || 0) + n.total);
+		assert(rows > 0 && await page.locator('#hot-weight').textContent() === 'samples',
+		       `${rows} rows, the weight headed ${await page.locator('#hot-weight').textContent()}`);
+		for (let i = 0; i < rows; i++) {
+			const r = await hotRow(i);
+
+			assert(r.weight === leaves.get(r.key), `hot row ${i} counts ${r.weight}`);
+		}
+		const hdr = await page.locator('#hdr').textContent();
+
+		assert(hdr.includes('weight: samples') && hdr.includes(`samples: ${total}`),
+		       `the header says ${hdr}`);
+		await hoverFrame('mix');
+		const c = card(await page.locator('#tip').textContent());
+
+		assert(funcs('mix').some((m) => m.total === c.total && m.totalSamples === c.samples),
+		       `the card of mix: ${JSON.stringify(c)}`);
+		await typeSearch('mix');
+		const m = await matchText();
+
+		assert(m.n === matchedSamples(T.root, /mix/i) && m.of === total, `${m.text}`);
+	});
+}
+
 async function hostileChecks() {
 	const pwned = () => pf(() => [window.__pwned, document.querySelectorAll(
 		'img, svg, iframe, object, embed, i').length]);
@@ -1214,6 +1419,13 @@ async function longChecks() {
 		return text.startsWith('churn\u2026') && name.endsWith(text.slice(i + 1)) &&
 		       text.length - i > 2;
 	};
+	/* Or, to tell it from a name cut alike, a part of its middle too. */
+	const apart = (text, name) => {
+		const p = text.split('\u2026');
+
+		return p.length === 3 && p[0] === 'churn' && p[1].length > 4 &&
+		       name.includes(p[1]) && name.endsWith(p[2]) && p[2].length > 2;
+	};
 
 	await check('long names: the card stays inside the window', async () => {
 		await open();
@@ -1223,7 +1435,7 @@ async function longChecks() {
 
 			assert(t.includes(n.label), `the card lacks the whole name of ${n.label.length} characters`);
 			/* The numbers first, before the long name. */
-			assert(/^[^\n]*\ntotal: \d+/.test(t) && card(t).total === n.total,
+			assert(/^[^\n]*\ntotal: [0-9.]+/.test(t) && card(t).total === n.total,
 			       `the card's numbers: ${t.slice(0, 200)}`);
 		}
 		await nothingWider('hovering the longest name');
@@ -1238,7 +1450,7 @@ async function longChecks() {
 				await hoverFrame(longest.label);
 				const t = await cardInside(`${w}x${h}`);
 
-				assert(/^[^\n]*\ntotal: \d+/.test(t) && (t.includes(longest.label) ||
+				assert(/^[^\n]*\ntotal: [0-9.]+/.test(t) && (t.includes(longest.label) ||
 				       t.includes(`name (${longest.label.length} characters`)),
 				       `the card at ${w}x${h}: ${t.slice(0, 300)}`);
 				await nothingWider(`${w}x${h}`);
@@ -1272,6 +1484,7 @@ async function longChecks() {
 		await open();
 		const rows = page.locator('table#hot tbody tr');
 		const vw = page.viewportSize().width;
+		const shown = new Map();
 		let churn = 0;
 
 		for (let i = 0; i < await rows.count(); i++) {
@@ -1293,11 +1506,18 @@ async function longChecks() {
 			       `row ${i}: instruction ${JSON.stringify(insn)}`);
 			assert(fn.whole && fn.r <= vw, `row ${i}: function cell overflows`);
 			if (fn.title.length > 1000) {
-				assert(kept(fn.text, fn.title), `row ${i}: function cut to ${JSON.stringify(fn.text)}`);
+				assert(kept(fn.text, fn.title) || apart(fn.text, fn.title),
+				       `row ${i}: function cut to ${JSON.stringify(fn.text)}`);
 				churn++;
 			}
+			shown.set(fn.title, fn.text);
 		}
 		assert(churn >= 2, `${churn} rows of the long functions`);
+		/* Two instances of churn<>() told apart without a hover. */
+		const texts = [...shown.values()];
+
+		assert(texts.length >= 2 && new Set(texts).size === texts.length,
+		       `${shown.size} functions shown as ${JSON.stringify(texts)}`);
 		await nothingWider('the hot table');
 	});
 }
@@ -1458,8 +1678,8 @@ async function diffChecks() {
 		const t = await page.locator('#tip').textContent();
 		const num = (re) => +((re.exec(t) || [])[1]);
 
-		assert(num(/\nbefore: (\d+)/) === hot[0].oldTotal && num(/\nafter: (\d+)/) === hot[0].total,
-		       `card of hot: ${t}`);
+		assert(amount(t, 'before').value === hot[0].oldTotal &&
+		       amount(t, 'after').value === hot[0].total, `card of hot: ${t}`);
 		assert(num(/\ndelta: \+?(-?[0-9.]+) points/) === +delta(hot[0]).toFixed(2), `card of hot: ${t}`);
 	});
 	await check("before's shape", async () => {
@@ -1503,10 +1723,9 @@ async function diffChecks() {
 
 			await hoverFrame('hot');
 			const t = await page.locator('#tip').textContent();
-			const num = (re) => +((re.exec(t) || [])[1]);
 
-			assert(before > 0 && num(/\nbefore: (\d+)/) === before &&
-			       num(/\nafter: (\d+)/) === after, `merged card of hot: ${t}`);
+			assert(before > 0 && amount(t, 'before').value === before &&
+			       amount(t, 'after').value === after, `merged card of hot: ${t}`);
 		}
 	});
 	await check('hot instructions by their change', async () => {
@@ -1579,7 +1798,7 @@ async function eventsChecks() {
 	});
 }
 
-await { workload: workloadChecks, hostile: hostileChecks, events: eventsChecks,
+await { workload: workloadChecks, samples: samplesChecks, hostile: hostileChecks, events: eventsChecks,
 	long: longChecks, deep: deepChecks, systemwide: systemwideChecks, diff: diffChecks }[mode]();
 
 await browser.close();
