@@ -1210,7 +1210,15 @@
 
 	/* ---- The hot instructions table ---- */
 
-	let hotSort = 'weight', hotFilter = '';
+	/*
+	 * The hot table's order: a column (weight, func, delta) and its
+	 * direction, descending first; a click on the column sorted by
+	 * turns it. The change (delta) sorts by its size first, the
+	 * largest growths and decreases together, then the largest growth
+	 * first, then the largest decrease first.
+	 */
+	let hotSort = 'weight', hotDir = -1, hotAbs = false, hotFilter = '';
+	const HOT_ROWS = 200;
 
 	/* The selected instruction's weight in the view, as search shows it. */
 	function selectShare() {
@@ -1406,10 +1414,19 @@
 			[e.func, e.text, e.sl, e.d].some((s) => s.toLowerCase().includes(f)));
 		const by = hotSort === 'func' ? (e) => insnShare(e.key) :
 			   hotSort === 'delta' ? (e) => delta(e) : (e) => e.t;
+		const order = hotAbs ? (e) => Math.abs(delta(e)) : by;
+		let head;
 
-		list.sort((x, y) => by(y) - by(x) || y.t - x.t);
+		/* The rows kept are the largest, whichever way they are shown. */
+		if (hotSort === 'delta') {
+			head = keepChanges(list);
+		} else {
+			list.sort((x, y) => by(y) - by(x) || y.t - x.t);
+			head = list.slice(0, HOT_ROWS);
+		}
+		head.sort((x, y) => hotDir * (order(x) - order(y)) || y.t - x.t);
 		body.textContent = '';
-		const head = list.slice(0, 200), cols = hotColumns(head);
+		const cols = hotColumns(head);
 		const funcText = shortenAll(head.map((e) => e.func), cols[3] - 8, tableWidth);
 
 		$('hot').querySelectorAll('col').forEach((c, i) => (c.style.width = cols[i] + 'px'));
@@ -1447,8 +1464,41 @@
 				selectRow(tr.classList.contains('sel') ? null : tr.dataset.key);
 			});
 		}
-		$('hot-count').textContent = list.length > 200 ? '200 of ' + list.length :
+		$('hot-count').textContent = list.length > HOT_ROWS ? HOT_ROWS + ' of ' + list.length :
 					     String(list.length);
+	}
+
+	/*
+	 * The rows a --diff page keeps: the largest growths and the largest
+	 * decreases in turn, so that neither way's can crowd the other's
+	 * out, then the unchanged by weight.
+	 */
+	function keepChanges(list) {
+		const grew = list.filter((e) => delta(e) > 0).sort((x, y) => delta(y) - delta(x));
+		const fell = list.filter((e) => delta(e) < 0).sort((x, y) => delta(x) - delta(y));
+		const out = [];
+
+		for (let i = 0; i < grew.length || i < fell.length; i++) {
+			for (const e of [grew[i], fell[i]]) {
+				if (e && out.length < HOT_ROWS)
+					out.push(e);
+			}
+		}
+		return out.concat(list.filter((e) => !(delta(e) > 0 || delta(e) < 0))
+			.sort((x, y) => y.t - x.t).slice(0, HOT_ROWS - out.length));
+	}
+
+	/* The sorted column's head: its arrow, and |delta| when by its size. */
+	function hotHeads() {
+		for (const th of $('hot').querySelectorAll('th[data-sort]')) {
+			const on = th.dataset.sort === hotSort;
+
+			th.classList.toggle('sorted', on);
+			th.classList.toggle('up', on && hotDir > 0);
+			th.dataset.dir = on ? (hotDir > 0 ? 'up' : 'down') : '';
+			if (th.dataset.sort === 'delta')
+				th.textContent = on && hotAbs ? '|\u0394| pts' : '\u0394 pts';
+		}
 	}
 
 	function setupHot() {
@@ -1463,20 +1513,30 @@
 			const th = $('hot').querySelector('th[data-sort="func"]');
 
 			th.dataset.sort = 'delta';
-			th.textContent = '\u0394 pts';
-			th.title = 'the change of its share of all, in points; sort by it';
+			th.title = 'the change of its share of all, in points: sort by its size, ' +
+				   'click again for the growths first, again for the decreases first';
 			hotSort = 'delta';
-			for (const o of $('hot').querySelectorAll('th[data-sort]'))
-				o.classList.toggle('sorted', o === th);
+			hotAbs = true;
 		}
 		for (const th of $('hot').querySelectorAll('th[data-sort]')) {
 			th.addEventListener('click', function () {
-				hotSort = th.dataset.sort;
-				for (const o of $('hot').querySelectorAll('th[data-sort]'))
-					o.classList.toggle('sorted', o === th);
+				if (hotSort !== th.dataset.sort) {
+					hotSort = th.dataset.sort;
+					hotDir = -1;
+					hotAbs = hotSort === 'delta';
+				} else if (hotAbs) {
+					hotAbs = false;
+				} else if (hotDir < 0) {
+					hotDir = 1;
+				} else {
+					hotDir = -1;
+					hotAbs = hotSort === 'delta';
+				}
+				hotHeads();
 				fillHot();
 			});
 		}
+		hotHeads();
 		$('hot-filter').addEventListener('input', function () {
 			hotFilter = $('hot-filter').value;
 			fillHot();
