@@ -33,7 +33,7 @@
  * if one failed.
  */
 import { createRequire } from 'node:module';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -267,7 +267,8 @@ context.setDefaultTimeout(15000);
 let trouble = [];
 
 /* Every request of any kind: only the page itself may load, whatever its fragment. */
-const samePage = (url) => url.split('#')[0] === pageURL;
+const pages = new Set([pageURL]);
+const samePage = (url) => pages.has(url.split('#')[0]);
 
 await context.route('**/*', (route) => {
 	const url = route.request().url();
@@ -304,8 +305,8 @@ page.on('popup', (p) => trouble.push(`popup ${p.url()}`));
 
 const pf = (expr, arg) => page.evaluate(expr, arg);
 
-async function open() {
-	await page.goto(pageURL, { waitUntil: 'load' });
+async function open(url = pageURL) {
+	await page.goto(url, { waitUntil: 'load' });
 	await page.waitForFunction(() => window.perfFlamegraph &&
 				   window.perfFlamegraph.timings.open > 0,
 				   null, { timeout: 15000 }).catch(() => {
@@ -1728,27 +1729,132 @@ async function diffChecks() {
 			       amount(t, 'after').value === after, `merged card of hot: ${t}`);
 		}
 	});
-	await check('hot instructions by their change', async () => {
-		await open();
-		const rows = page.locator('table#hot tbody tr');
-		const d = [];
+	/*
+	 * The hot table of a --diff page as shown: each row's key and its
+	 * change in the data d (a tree()), and the head of the change column.
+	 */
+	const byChange = async (d, allNew, allOld) => {
+		const want = new Map();
 
-		for (let i = 0; i < await rows.count(); i++)
-			d.push((await hotRow(i)).share);
-		assert(d.length > 3 && d.every((x, i) => !i || d[i - 1] >= x), `not by delta: ${d}`);
-		/* The first: the instruction whose share grew most, in the data. */
-		const by = new Map();
-
-		for (const n of insnNodes()) {
-			const k = insnKey(n), e = by.get(k) || { t: 0, o: 0 };
+		for (const n of nodes(d.root)) {
+			if (n.kind !== 'insn')
+				continue;
+			const k = insnKey(n), e = want.get(k) || { t: 0, o: 0 };
 
 			e.t += n.total;
 			e.o += n.oldTotal;
-			by.set(k, e);
+			want.set(k, e);
 		}
-		const best = Math.max(...[...by.values()].map((e) => 100 * (e.t / all - e.o / allBefore)));
+		for (const e of want.values())
+			e.d = 100 * (e.t / allNew - e.o / allOld);
+		const rows = await page.locator('table#hot tbody tr').evaluateAll((trs) =>
+			trs.map((tr) => [tr.dataset.key, tr.cells[1].textContent]));
 
-		assert(Math.abs(d[0] - best) <= 0.005, `first row ${d[0]}, the data's largest ${best}`);
+		for (const [k, text] of rows) {
+			const e = want.get(k);
+
+			assert(e, `hot row ${JSON.stringify(k)} is no instruction of the data`);
+			assert(text === (e.d > 0 ? '+' : '') + e.d.toFixed(2),
+			       `hot row ${JSON.stringify(k)} says ${text}, the data ${e.d}`);
+		}
+		return { want, keys: rows.map((r) => r[0]), d: rows.map((r) => want.get(r[0]).d),
+			 head: await page.locator('table#hot th[data-sort="delta"]').textContent(),
+			 count: await page.locator('#hot-count').textContent() };
+	};
+	const sorted = (d, f) => d.every((x, i) => !i || f(d[i - 1]) >= f(x) - 1e-12);
+	const changeColumn = page.locator('table#hot th[data-sort="delta"]');
+
+	/*
+	 * By the size of the change, then the growths first, then the
+	 * decreases first, then by the size again; the rows kept the
+	 * largest growths and decreases both, half and half where there
+	 * are more than the table's 200.
+	 */
+	const sortsByChange = async (d, allNew, allOld, what) => {
+		const t = await byChange(d, allNew, allOld), all = [...t.want.values()].map((e) => e.d);
+		const grew = all.filter((x) => x > 0).sort((a, b) => b - a);
+		const fell = all.filter((x) => x < 0).sort((a, b) => a - b);
+		const keep = Math.min(all.length, 200);
+		const half = Math.max(keep - fell.length, Math.min(grew.length, keep >> 1));
+
+		assert(t.keys.length === keep && t.count === (all.length > 200 ? `200 of ${all.length}` :
+							     String(all.length)),
+		       `${what}: ${t.keys.length} rows, "${t.count}", the data has ${all.length}`);
+		assert(t.head.startsWith('|\u0394|') && sorted(t.d, Math.abs),
+		       `${what}: not by the size of the change (${t.head}): ${t.d.map((x) => x.toFixed(2))}`);
+		/* The largest growths and decreases kept, whatever the order. */
+		const kept = t.d.slice().sort((a, b) => b - a);
+		const up = kept.filter((x) => x > 0), down = kept.filter((x) => x < 0).reverse();
+
+		assert(up.length === Math.min(grew.length, half) &&
+		       down.length === Math.min(fell.length, keep - up.length) &&
+		       up.every((x, i) => x === grew[i]) && down.every((x, i) => x === fell[i]),
+		       `${what}: kept ${up.length} growths and ${down.length} decreases, ` +
+		       `the data's largest ${grew.slice(0, 3)} and ${fell.slice(0, 3)}`);
+		await changeColumn.click();
+		const g = await byChange(d, allNew, allOld);
+
+		assert(g.head.startsWith('\u0394') && sorted(g.d, (x) => x) && g.d[0] === grew[0] &&
+		       JSON.stringify(g.keys.slice().sort()) === JSON.stringify(t.keys.slice().sort()),
+		       `${what}: a click, not the growths first: ${g.d.map((x) => x.toFixed(2))}`);
+		await changeColumn.click();
+		await snap('decreases');
+		const f = await byChange(d, allNew, allOld);
+
+		assert(sorted(f.d, (x) => -x) && f.d[0] === fell[0] &&
+		       await changeColumn.getAttribute('data-dir') === 'up' &&
+		       JSON.stringify(f.keys.slice().sort()) === JSON.stringify(t.keys.slice().sort()),
+		       `${what}: clicked again, not the decreases first: ${f.d.map((x) => x.toFixed(2))}`);
+		await changeColumn.click();
+		assert(JSON.stringify((await byChange(d, allNew, allOld)).keys) === JSON.stringify(t.keys),
+		       `${what}: a third click, not by the size again`);
+	};
+
+	await check('hot instructions by their change, both ways', async () => {
+		await open();
+		await sortsByChange(T, all, allBefore, 'the rebuild');
+		/* The weight column turns too. */
+		await page.locator('table#hot th[data-sort="weight"]').click();
+		await page.locator('table#hot th[data-sort="weight"]').click();
+		const w = [];
+
+		for (let i = 0; i < await page.locator('table#hot tbody tr').count(); i++)
+			w.push((await hotRow(i)).weight);
+		assert(w.length > 3 && w.every((x, i) => !i || w[i - 1] <= x), `not lightest first: ${w}`);
+	});
+
+	/*
+	 * More instructions than the table keeps: the page's data with 150
+	 * more instructions in hot() that grew and 150 that went away, each
+	 * a different size; the largest of both ways must stay.
+	 */
+	await check('hot instructions: the largest changes either way kept', async () => {
+		const d = JSON.parse(JSON.stringify(data)), h = [];
+
+		(function find(a) {
+			if (d.strings[a[0]] === 'hot' && (a[1] & 7) === 2)
+				h.push(a);
+			a[6].forEach(find);
+		})(d.root);
+		assert(h.length === 1, `${h.length} hot frames in the data`);
+		for (let i = 0; i < 300; i++) {
+			const w = 100000 * (i % 150 + 1), grew = i < 150;
+
+			d.strings.push(`nop ${i} [0x${(0x900000 + i).toString(16)}]`);
+			h[0][6].push([d.strings.length - 1, 4, h[0][2], grew ? w : 0,
+				      (0x900000 + i).toString(16), -1, [], grew ? 1 : 0,
+				      grew ? 0 : w, grew ? 0 : 1, 2, -1, 0]);
+		}
+		const file = path.join(artifacts, 'diff-more.html');
+		const json = JSON.stringify(d).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+
+		writeFileSync(file, html.replace(/(<script type="application\/json" id="fg-data">)[^]*?(<\/script>)/,
+						 (m, a, b) => a + json + b));
+		pages.add(pathToFileURL(file).href);
+		await open(pathToFileURL(file).href);
+		const t2 = tree(d);
+
+		await sortsByChange(t2, t2.root.total, t2.root.oldTotal, '300 more');
 	});
 }
 
