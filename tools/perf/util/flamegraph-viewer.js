@@ -741,6 +741,7 @@
 	function zoomTo(n) {
 		const t = performance.now();
 
+		$('note').textContent = '';
 		if (view === 'sandwich') {
 			if (isFunc(n) && n.of !== sandwich.fn)
 				sandwichOf(n.of);
@@ -1002,6 +1003,7 @@
 	function search() {
 		const t = performance.now();
 
+		$('note').textContent = '';
 		matchSearch();
 		draw();
 		timings.search = performance.now() - t;
@@ -1054,7 +1056,12 @@
 		showFn();
 	}
 
-	/* The function to sandwich: the frame under the cursor, or the heaviest. */
+	/*
+	 * The function to sandwich: the frame under the cursor (or its
+	 * instruction's), else the heaviest that the search matches, itself
+	 * or by an instruction of its, or, without a search, that ran
+	 * itself; null if the search matches none.
+	 */
 	function sandwichTarget() {
 		let n = cursor.of || cursor;
 
@@ -1062,12 +1069,13 @@
 			n = n.p;
 		if (n && isFunc(n))
 			return n;
-		/* Else the heaviest the search matches, or that ran itself. */
-		const weight = re ? (m) => (re.test(m.n) ? m.t : -1) : (m) => own(m)[0];
+		const matches = (m) => re.test(m.n) ||
+			m.c.some((c) => c.kind === 4 && re.test(c.n));
+		const by = re ? (m) => (matches(m) ? m.t : -1) : (m) => own(m)[0];
 		let best = null, bw = -1;
 
 		(function walk(m) {
-			const w = isFunc(m) ? weight(m) : -1;
+			const w = isFunc(m) ? by(m) : -1;
 
 			if (w > bw) {
 				best = m;
@@ -1080,11 +1088,18 @@
 	}
 
 	function setView(v) {
+		$('note').textContent = '';
 		if (v === 'sandwich') {
 			const fn = sandwichTarget();
 
-			if (fn)
+			/* Nothing to sandwich: say why rather than do nothing. */
+			if (fn) {
 				sandwichOf(fn);
+			} else {
+				$('note').textContent = 'sandwich: the search matches no function; ' +
+					'click one first';
+				draw();
+			}
 			return;
 		}
 		applyView(v);
@@ -1713,11 +1728,15 @@
 		const p = fragment();
 		const v = p.get('view');
 		const fn = nodeAt(p.get('fn'), root);
+		let sw = null;
 
 		q.value = p.get('q') || '';
 		if (v === 'sandwich') {
 			matchSearch();
-			applyView(v, fn && isFunc(fn) ? fn : sandwichTarget());
+			sw = fn && isFunc(fn) ? fn : sandwichTarget();
+		}
+		if (sw) {
+			applyView(v, sw);
 		} else {
 			applyView(VIEWS.includes(v) && v !== 'sandwich' ? v : 'flame');
 			const z = nodeAt(p.get('zoom'), top);
