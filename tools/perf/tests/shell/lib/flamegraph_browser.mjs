@@ -1107,6 +1107,51 @@ async function workloadChecks() {
 		assert(await pf(() => window.perfFlamegraph.view()) === 'flame', 'Escape leaves the sandwich');
 	});
 
+	await check('sandwich: a search that matches no function', async () => {
+		await open();
+		await typeSearch('zzz-no-such-frame');
+		await page.locator('button#view-sandwich').click();
+		await snap('nothing');
+		const note = page.locator('#note');
+
+		assert(await pf(() => window.perfFlamegraph.view()) === 'flame',
+		       `view ${await pf(() => window.perfFlamegraph.view())}`);
+		assert(await note.isVisible() &&
+		       /the search matches no function/.test(await note.textContent()),
+		       `the sandwich button said ${JSON.stringify(await note.textContent())}`);
+		await nothingWider('the note');
+		assert(await pf(() => document.documentElement.scrollHeight <= window.innerHeight),
+		       'the note made the page taller than the window');
+		/* A search matching an instruction: its function, the heaviest. */
+		const i = insnNodes().reduce((a, b) => (b.total > a.total ? b : a));
+		const re = new RegExp(i.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+		const fns = [...nodes(T.root)].filter((n) => (n.kind === 'func' || n.kind === 'unknown') &&
+			(re.test(n.label) || n.children.some((c) => c.kind === 'insn' && re.test(c.label))));
+		const want = fns.reduce((a, b) => (b.total > a.total ? b : a));
+
+		await typeSearch(i.label);
+		assert(await note.textContent() === '', 'the note stays after a new search');
+		await page.locator('button#view-sandwich').click();
+		assert(await pf(() => window.perfFlamegraph.view()) === 'sandwich' &&
+		       await focus() === want.label,
+		       `searching ${i.label}: sandwich of ${await focus()}, want ${want.label}`);
+		/* The frame clicked first, whatever the search. */
+		await open();
+		await clickFrame('mix');
+		await typeSearch('zzz-no-such-frame');
+		await pf(() => document.activeElement.blur());
+		await page.keyboard.press('s');
+		assert(await pf(() => window.perfFlamegraph.view()) === 'sandwich' &&
+		       await focus() === 'mix', `s after a click on mix: sandwich of ${await focus()}`);
+		/* A link to such a sandwich opens the flame graph. */
+		await open(`${pageURL}#view=sandwich&q=zzz-no-such-frame`);
+		await page.reload({ waitUntil: 'load' });
+		await page.waitForFunction(() => window.perfFlamegraph);
+		assert(await pf(() => window.perfFlamegraph.view()) === 'flame' &&
+		       await page.locator('input#q').inputValue() === 'zzz-no-such-frame',
+		       `the link opened ${await pf(() => window.perfFlamegraph.view())}`);
+	});
+
 	await check('inverted: where the samples ended', async () => {
 		await open();
 		await page.locator('button#view-inverted').click();
