@@ -28,23 +28,44 @@
 /* Past this many cells (instructions before times after) no aligning. */
 #define FLAMEGRAPH_DIFF_ALIGN_MAX	(4 * 1024 * 1024)
 
+/* OPERANDS: aligned, the registers of the two instructions differ. */
 enum flamegraph_diff_how {
 	FLAMEGRAPH_DIFF_ADDRESS,
 	FLAMEGRAPH_DIFF_ALIGNED,
 	FLAMEGRAPH_DIFF_UNMATCHED,
+	FLAMEGRAPH_DIFF_OPERANDS,
 };
 
 static const char * const flamegraph_diff_how_names[] = {
 	[FLAMEGRAPH_DIFF_ADDRESS]	= "address",
 	[FLAMEGRAPH_DIFF_ALIGNED]	= "aligned",
 	[FLAMEGRAPH_DIFF_UNMATCHED]	= "unmatched",
+	[FLAMEGRAPH_DIFF_OPERANDS]	= "aligned",
 };
 
-/* The addresses of one function's instructions in both builds, paired. */
+/*
+ * The addresses of one function's instructions in both builds, paired,
+ * and whether a pair's operands differ.
+ */
 struct flamegraph_diff_align {
 	u64	*old;
 	u64	*new;
+	bool	*differ;
 	size_t	nr;
+};
+
+/*
+ * One build's instructions of a function: their texts without numbers,
+ * their shapes (registers left out too), addresses, whether paired, and
+ * the indices of those the common subsequence paired.
+ */
+struct flamegraph_diff_insns {
+	char	**text;
+	char	**shape;
+	u64	*addr;
+	bool	*paired;
+	ssize_t	*lcs;
+	ssize_t	nr;
 };
 
 /*
@@ -230,6 +251,67 @@ static void flamegraph_diff__normalise(char *s)
 	*out = '\0';
 }
 
+/*
+ * @s, without numbers, with each register ("%rcx") as "%": its mnemonic
+ * and the shape of its operands.
+ */
+static char *flamegraph_diff__shape(const char *s)
+{
+	char *shape = strdup(s), *out = shape;
+
+	if (!shape)
+		return NULL;
+	for (; *s; s++) {
+		*out++ = *s;
+		if (*s != '%')
+			continue;
+		while (isalnum((unsigned char)s[1]))
+			s++;
+	}
+	*out = '\0';
+	return shape;
+}
+
+/*
+ * Pair, between two instructions the common subsequence paired (or a
+ * function's start or end), what is left when as many are left on each
+ * side: the k-th of each, where their mnemonics and operand shapes
+ * agree. A rebuild's register renaming (imulq %rcx, %rax then imulq
+ * %rsi, %rax) changes texts, not the place of an instruction.
+ */
+static void flamegraph_diff__pair_shapes(struct flamegraph_diff_insns *o,
+					 struct flamegraph_diff_insns *n, size_t nr_lcs,
+					 struct flamegraph_diff_align *al)
+{
+	ssize_t i0 = 0, j0 = 0, i, j, left;
+	size_t k;
+
+	for (k = 0; k <= nr_lcs; k++) {
+		ssize_t i1 = k < nr_lcs ? o->lcs[k] : o->nr;
+		ssize_t j1 = k < nr_lcs ? n->lcs[k] : n->nr;
+
+		for (i = i0, left = 0; i < i1; i++)
+			left += !o->paired[i];
+		for (j = j0; j < j1; j++)
+			left -= !n->paired[j];
+		for (i = i0, j = j0; !left && i < i1 && j < j1; i++, j++) {
+			while (i < i1 && o->paired[i])
+				i++;
+			while (j < j1 && n->paired[j])
+				j++;
+			if (i == i1 || j == j1 || strcmp(o->shape[i], n->shape[j]))
+				continue;
+			o->paired[i] = true;
+			n->paired[j] = true;
+			al->differ[al->nr] = strcmp(o->text[i], n->text[j]);
+			al->old[al->nr] = o->addr[i];
+			al->new[al->nr++] = n->addr[j];
+		}
+		i0 = i1 + 1;
+		j0 = j1 + 1;
+	}
+}
+
 static bool flamegraph_diff__has_leaves(const struct flamegraph_node *node)
 {
 	u32 i;
@@ -272,8 +354,8 @@ static struct hashmap *flamegraph_diff__once(char **texts, ssize_t nr)
  * instructions a rebuild reordered (-O2 swaps a loop's add and xor that
  * -O1 has the other way round), which a common subsequence can't pair.
  */
-static void flamegraph_diff__pair_once(char **lo, const u64 *ao, const bool *po, ssize_t no,
-				       char **ln, const u64 *an, const bool *pn, ssize_t nn,
+static void flamegraph_diff__pair_once(char **lo, const u64 *ao, bool *po, ssize_t no,
+				       char **ln, const u64 *an, bool *pn, ssize_t nn,
 				       struct flamegraph_diff_align *al)
 {
 	struct hashmap *old = flamegraph_diff__once(lo, no);
@@ -284,6 +366,8 @@ static void flamegraph_diff__pair_once(char **lo, const u64 *ao, const bool *po,
 		if (po[i] || !hashmap__find(old, lo[i], &j) || j < 0 ||
 		    !hashmap__find(new, lo[i], &j) || j < 0 || pn[j])
 			continue;
+		po[i] = true;
+		pn[j] = true;
 		al->old[al->nr] = ao[i];
 		al->new[al->nr++] = an[j];
 	}
@@ -291,56 +375,95 @@ static void flamegraph_diff__pair_once(char **lo, const u64 *ao, const bool *po,
 	hashmap__free(new);
 }
 
+/* Decode @ms's instructions, their texts without numbers and their shapes. */
+static int flamegraph_diff__insns(const struct map_symbol *ms, struct perf_env *env,
+				  struct flamegraph_diff_insns *in)
+{
+	ssize_t i;
+
+	in->nr = flamegraph__disassemble_symbol(ms, env, &in->text, &in->addr);
+	if (in->nr <= 0)
+		return -1;
+	in->shape = calloc(in->nr, sizeof(*in->shape));
+	in->paired = calloc(in->nr, sizeof(*in->paired));
+	in->lcs = calloc(in->nr, sizeof(*in->lcs));
+	if (!in->shape || !in->paired || !in->lcs)
+		return -1;
+	for (i = 0; i < in->nr; i++) {
+		flamegraph_diff__normalise(in->text[i]);
+		in->shape[i] = flamegraph_diff__shape(in->text[i]);
+		if (!in->shape[i])
+			return -1;
+	}
+	return 0;
+}
+
+static void flamegraph_diff__insns_exit(struct flamegraph_diff_insns *in)
+{
+	ssize_t i;
+
+	for (i = 0; i < in->nr; i++) {
+		free(in->text[i]);
+		if (in->shape)
+			free(in->shape[i]);
+	}
+	free(in->text);
+	free(in->shape);
+	free(in->addr);
+	free(in->paired);
+	free(in->lcs);
+}
+
 /*
  * Pair the instructions of @old and @new, one function in two builds:
  * both decoded from their start, aligned as the longest common
  * subsequence of their texts without numbers, then what is left where a
- * text is once in each. Nothing is paired where either can't be decoded.
+ * text is once in each, then what is left between two paired ones where
+ * as many are left on each side and their shapes agree (registers
+ * renamed). Nothing is paired where either can't be decoded.
  */
 static void flamegraph_diff__align(struct flamegraph_diff *diff,
 				   const struct flamegraph_node *old,
 				   const struct flamegraph_node *new,
 				   struct flamegraph_diff_align *al)
 {
-	char **lo = NULL, **ln = NULL;
-	u64 *ao = NULL, *an = NULL;
-	ssize_t no = 0, nn = 0, i, j;
-	bool *po = NULL, *pn = NULL;
+	struct flamegraph_diff_insns o = { .nr = 0, }, n = { .nr = 0, };
+	ssize_t no, nn, i, j;
+	size_t nr_lcs = 0;
 	u32 *t = NULL;
 
 	if (!diff->old_env || !diff->new_env || !old->ms.sym || !new->ms.sym ||
 	    !flamegraph_diff__has_leaves(old) || !flamegraph_diff__has_leaves(new) ||
 	    flamegraph_diff__same_build(old, new))
 		return;
-	no = flamegraph__disassemble_symbol(&old->ms, diff->old_env, &lo, &ao);
-	if (no > 0)
-		nn = flamegraph__disassemble_symbol(&new->ms, diff->new_env, &ln, &an);
-	if (no <= 0 || nn <= 0 || no * nn > FLAMEGRAPH_DIFF_ALIGN_MAX)
+	if (flamegraph_diff__insns(&old->ms, diff->old_env, &o) ||
+	    flamegraph_diff__insns(&new->ms, diff->new_env, &n))
 		goto out;
-	for (i = 0; i < no; i++)
-		flamegraph_diff__normalise(lo[i]);
-	for (j = 0; j < nn; j++)
-		flamegraph_diff__normalise(ln[j]);
-	/* t[i][j]: the longest common subsequence of lo[i..] and ln[j..]. */
+	no = o.nr;
+	nn = n.nr;
+	if (no * nn > FLAMEGRAPH_DIFF_ALIGN_MAX)
+		goto out;
+	/* t[i][j]: the longest common subsequence of o.text[i..] and n.text[j..]. */
 	t = calloc((no + 1) * (nn + 1), sizeof(*t));
 	al->old = calloc(min(no, nn), sizeof(*al->old));
 	al->new = calloc(min(no, nn), sizeof(*al->new));
-	po = calloc(no, sizeof(*po));
-	pn = calloc(nn, sizeof(*pn));
-	if (!t || !al->old || !al->new || !po || !pn)
+	al->differ = calloc(min(no, nn), sizeof(*al->differ));
+	if (!t || !al->old || !al->new || !al->differ)
 		goto out;
 #define T(i, j) t[(i) * (nn + 1) + (j)]
 	for (i = no - 1; i >= 0; i--) {
 		for (j = nn - 1; j >= 0; j--)
-			T(i, j) = !strcmp(lo[i], ln[j]) ? T(i + 1, j + 1) + 1 :
+			T(i, j) = !strcmp(o.text[i], n.text[j]) ? T(i + 1, j + 1) + 1 :
 				  max(T(i + 1, j), T(i, j + 1));
 	}
 	for (i = 0, j = 0; i < no && j < nn;) {
-		if (!strcmp(lo[i], ln[j]) && T(i, j) == T(i + 1, j + 1) + 1) {
-			po[i] = true;
-			pn[j] = true;
-			al->old[al->nr] = ao[i++];
-			al->new[al->nr++] = an[j++];
+		if (!strcmp(o.text[i], n.text[j]) && T(i, j) == T(i + 1, j + 1) + 1) {
+			o.paired[i] = true;
+			n.paired[j] = true;
+			o.lcs[nr_lcs] = i;
+			n.lcs[nr_lcs++] = j;
+			al->old[al->nr] = o.addr[i++];
+			al->new[al->nr++] = n.addr[j++];
 		} else if (T(i + 1, j) >= T(i, j + 1)) {
 			i++;
 		} else {
@@ -348,36 +471,34 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 		}
 	}
 #undef T
-	flamegraph_diff__pair_once(lo, ao, po, no, ln, an, pn, nn, al);
+	flamegraph_diff__pair_once(o.text, o.addr, o.paired, no, n.text, n.addr, n.paired, nn, al);
+	flamegraph_diff__pair_shapes(&o, &n, nr_lcs, al);
 out:
 	free(t);
-	free(po);
-	free(pn);
-	for (i = 0; i < no; i++)
-		free(lo[i]);
-	for (j = 0; j < nn; j++)
-		free(ln[j]);
-	free(lo);
-	free(ln);
-	free(ao);
-	free(an);
+	flamegraph_diff__insns_exit(&o);
+	flamegraph_diff__insns_exit(&n);
 }
 
 /*
  * The leaf of @parent that the alignment pairs with the instruction at
- * @addr: @from holds the addresses of @addr's build, @to the other's.
+ * @addr, and how: @from holds the addresses of @addr's build, @to the
+ * other's.
  */
 static const struct flamegraph_node *
-flamegraph_diff__paired(const u64 *from, const u64 *to, size_t nr, u64 addr,
-			const struct flamegraph_node *parent)
+flamegraph_diff__paired(const struct flamegraph_diff_align *al, const u64 *from,
+			const u64 *to, u64 addr, const struct flamegraph_node *parent,
+			enum flamegraph_diff_how *how)
 {
+	const struct flamegraph_node *m = NULL;
 	size_t i;
 
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < al->nr && !m; i++) {
 		if (from[i] == addr)
-			return flamegraph_diff__leaf_at(parent, to[i]);
+			m = flamegraph_diff__leaf_at(parent, to[i]);
 	}
-	return NULL;
+	*how = !m ? FLAMEGRAPH_DIFF_UNMATCHED :
+	       al->differ[i - 1] ? FLAMEGRAPH_DIFF_OPERANDS : FLAMEGRAPH_DIFF_ALIGNED;
+	return m;
 }
 
 typedef void (*flamegraph_diff_fn)(struct flamegraph_diff *diff,
@@ -410,8 +531,8 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 	for (i = 0; new && i < new->nr_children; i++) {
 		c = new->sorted[i];
 		if (al.nr && c->kind == FLAMEGRAPH_INSN) {
-			m = flamegraph_diff__paired(al.new, al.old, al.nr, c->objdump_addr, old);
-			how = m ? FLAMEGRAPH_DIFF_ALIGNED : FLAMEGRAPH_DIFF_UNMATCHED;
+			m = flamegraph_diff__paired(&al, al.new, al.old, c->objdump_addr, old,
+						    &how);
 		} else {
 			m = flamegraph_diff__match(diff, old, c);
 			how = m ? FLAMEGRAPH_DIFF_ADDRESS : FLAMEGRAPH_DIFF_UNMATCHED;
@@ -421,7 +542,8 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 	for (i = 0; old && i < old->nr_children; i++) {
 		c = old->sorted[i];
 		if (al.nr && c->kind == FLAMEGRAPH_INSN)
-			m = flamegraph_diff__paired(al.old, al.new, al.nr, c->objdump_addr, new);
+			m = flamegraph_diff__paired(&al, al.old, al.new, c->objdump_addr, new,
+						    &how);
 		else
 			m = flamegraph_diff__match(diff, new, c);
 		if (!m)
@@ -429,6 +551,7 @@ static void flamegraph_diff__children(struct flamegraph_diff *diff,
 	}
 	free(al.old);
 	free(al.new);
+	free(al.differ);
 }
 
 /* @fn on the two roots, with the functions' sources kept for the walk. */
@@ -510,6 +633,8 @@ static void flamegraph_diff__json(struct flamegraph_diff *diff,
 	fprintf(fp, ",\"match\":\"%s\"", old && new ? "both" : old ? "old" : "new");
 	if (node->kind == FLAMEGRAPH_INSN)
 		fprintf(fp, ",\"how\":\"%s\"", flamegraph_diff_how_names[how]);
+	if (how == FLAMEGRAPH_DIFF_OPERANDS)
+		fputs(",\"operands\":\"differ\"", fp);
 	if (old && new && strcmp(old->label ?: "", new->label ?: "")) {
 		fputs(",\"old_n\":", fp);
 		flamegraph__put_json_string(fp, old->label ?: "", /*html_safe=*/false);
@@ -550,9 +675,10 @@ static void put_index(struct flamegraph_diff_page *page, const char *s)
 
 /*
  * [label, flags, dso, self, addr, srcline, [children], samples, old self,
- *  old samples, how, old label]: the viewer's node (flamegraph-viewer.js)
- * with OLD's weight and how an instruction leaf was matched (-1 for other
- * frames), NEW's values where both have the frame.
+ *  old samples, how, old label, operands differ]: the viewer's node
+ * (flamegraph-viewer.js) with OLD's weight and how an instruction leaf
+ * was matched (-1 for other frames; aligned, with 1 last where the
+ * operands differ), NEW's values where both have the frame.
  */
 static void flamegraph_diff__compact(struct flamegraph_diff *diff,
 				     const struct flamegraph_node *old,
@@ -582,13 +708,14 @@ static void flamegraph_diff__compact(struct flamegraph_diff *diff,
 	page->first = false;
 	fprintf(fp, "],%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,", new ? new->samples : 0,
 		old ? old->self : 0, old ? old->samples : 0,
-		node->kind == FLAMEGRAPH_INSN ? (int)how : -1);
+		node->kind != FLAMEGRAPH_INSN ? -1 :
+		how == FLAMEGRAPH_DIFF_OPERANDS ? FLAMEGRAPH_DIFF_ALIGNED : (int)how);
 	if (old && new && strcmp(old->label ?: "", new->label ?: ""))
 		put_index(page, old->label);
 	else
 		fputs("-1,", fp);
-	/* put_index() ends with a comma: the last element is a dummy 0. */
-	fputs("0]", fp);
+	/* put_index() ends with a comma: the last element follows. */
+	fputs(how == FLAMEGRAPH_DIFF_OPERANDS ? "1]" : "0]", fp);
 }
 
 static void put_info(FILE *fp, const char *key, const char *value)

@@ -37,7 +37,14 @@ struct perf_env;
  * offsets, displacements) left out, so an instruction inserted by a
  * rebuild is new and the loop around it keeps its identity; then those
  * left whose text is once in each build are paired too (instructions an
- * optimisation level reordered).
+ * optimisation level reordered); then, between two instructions the
+ * common subsequence paired (or the function's start or end), where as
+ * many are left unpaired in each build, the k-th left of each with the
+ * k-th of the other when their mnemonics and the shapes of their
+ * operands agree (their texts with each %register as one): a rebuild
+ * that renamed a register (imulq %rcx, %rax, then imulq %rsi, %rax)
+ * keeps the instruction's place. Such a pair is "aligned" with its
+ * operands marked as differing.
  */
 struct flamegraph_diff {
 	struct flamegraph	*old;
@@ -75,7 +82,8 @@ int flamegraph_diff__write_folded(struct flamegraph_diff *diff, FILE *fp);
  * object with "n" (label, NEW's where both have the frame), "kind",
  * "dso", "match" ("both", "old" or "new": in which graphs the frame is),
  * for instruction leaves "how" ("address": the same address and text,
- * "aligned": paired by aligning the disassemblies, "unmatched"), "old_n"
+ * "aligned": paired by aligning the disassemblies, "unmatched") and, for
+ * an aligned leaf whose registers differ, "operands": "differ", "old_n"
  * (OLD's label, where it differs: an aligned leaf's address before),
  * "old" and "new" (its total weight in each), "old_share" and "new_share"
  * (that weight in percent of its graph's total, so runs of different
@@ -93,7 +101,8 @@ int flamegraph_diff__write_json(struct flamegraph_diff *diff, FILE *fp);
  *
  * The viewer's page (flamegraph__write_page()) of NEW's tree with OLD's
  * frames added, each node with both weights and, for an instruction leaf,
- * how it was matched: the viewer colours frames by the change of their
+ * how it was matched (the card says "aligned (operands differ)" for a
+ * register renamed): the viewer colours frames by the change of their
  * share, red grew, blue shrank, and can draw OLD's shape instead.
  *
  * Return: 0, -ENOMEM, or -EIO if a write failed.
