@@ -23,7 +23,8 @@
  * with OLD's frames added, each NODE followed by OLD's self weight and
  * samples, how an instruction leaf was matched (0 same address, 1
  * aligned, 2 unmatched; -1 for other frames), OLD's label where it
- * differs (-1: it doesn't) and a 0; info.base names OLD's recording.
+ * differs (-1: it doesn't) and 1 where an aligned leaf's operands differ
+ * (registers renamed), else 0; info.base names OLD's recording.
  * Frames are coloured by the change of their share (red grew, blue
  * shrank); "Shape: before" draws OLD's widths instead of NEW's.
  *
@@ -121,6 +122,7 @@
 			n.oss = n.ots = a[9];
 			n.how = a[10];
 			n.on = a[11] >= 0 ? S[a[11]] : '';
+			n.ops = a[12] === 1;
 		}
 		nrNodes++;
 		for (let i = 0; i < kids.length; i++) {
@@ -226,7 +228,8 @@
 			    key: n.key, byKey: null, of: n };
 
 		if (isDiff)
-			Object.assign(m, { os: 0, oss: 0, ot: 0, ots: 0, how: n.how, on: n.on });
+			Object.assign(m, { os: 0, oss: 0, ot: 0, ots: 0, how: n.how, on: n.on,
+					   ops: n.ops });
 		return m;
 	}
 
@@ -837,6 +840,7 @@
 			s += '\ndelta: ' + (d > 0 ? '+' : '') + d.toFixed(2) + ' points';
 			if (n.kind === 4 && n.how >= 0)
 				s += '\nmatched: ' + ['same address', 'aligned', 'unmatched'][n.how] +
+				     (n.ops ? ' (operands differ)' : '') +
 				     (n.on ? ' (before: ' + n.on + ')' : '');
 		}
 		s += '\nkind: ' + kind;
