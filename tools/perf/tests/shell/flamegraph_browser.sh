@@ -176,8 +176,26 @@ test_diff() {
 	$browser diff "${workdir}/diff.html" "${artifacts}"
 }
 
+test_diff_rename() {
+	echo "perf flamegraph --diff: a register renamed, the card says the operands differ"
+	local prog="${workdir}/rename" src="${shelldir}/lib/flamegraph_rename.c"
+
+	[ "$(uname -m)" = x86_64 ] || { echo "the workload is x86-64: skipped"; return 0; }
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${src}"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/rold.data" "${prog}" 100 \
+		2> /dev/null
+	# shellcheck disable=SC2086
+	cc ${cflags} -DRENAME -o "${prog}" "${src}"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/rnew.data" "${prog}" 100 \
+		2> /dev/null
+	perf flamegraph --asm --diff "${workdir}/rold.data" -i "${workdir}/rnew.data" \
+		-o "${workdir}/rename.html" 2> /dev/null
+	$browser rename "${workdir}/rename.html" "${artifacts}"
+}
+
 for t in test_workload test_hostile_names test_events test_long_names test_deep \
-	 test_systemwide test_diff; do
+	 test_systemwide test_diff test_diff_rename; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )

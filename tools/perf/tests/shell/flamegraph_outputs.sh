@@ -714,6 +714,109 @@ PY
 	done
 }
 
+test_diff_rename() {
+	echo "--diff across a rebuild that renamed a register: paired, operands differ"
+	local d="${workdir}/rename" src="${shelldir}/lib/flamegraph_rename.c" side
+
+	[ "$(uname -m)" = x86_64 ] || { skip_part "the workload is x86-64"; return 0; }
+	mkdir "$d"
+	for side in old new; do
+		# Rebuilt in place: OLD's code is only in the build-id cache then.
+		if [ $side = old ]; then
+			build_program "$d/prog" "${src}"
+		else
+			build_program "$d/prog" "${src}" -DRENAME
+		fi
+		perf record -q -e cpu-clock -c 100000 -g -o "$d/$side.data" "$d/prog" 100 \
+			2> /dev/null
+		objdump -d --no-show-raw-insn "$d/prog" | awk '
+			/^[0-9a-f]+ <.*>:$/ { fn = $2; next }
+			fn == "<mul>:" && /^ +[0-9a-f]+:/' > "$d/$side.objdump"
+	done
+	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.json" \
+		2> /dev/null
+	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.html" \
+		2> /dev/null
+	python3 - "$d" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+def insns(side):
+    out = []
+    for line in open(f'{d}/{side}.objdump'):
+        addr, text = line.split(':', 1)
+        text = text.split('<')[0].split()
+        out.append((int(addr, 16), text[0], text[1] if len(text) > 1 else ''))
+    return out
+old, new = insns('old'), insns('new')
+# What the rebuild did, in objdump: a nop more before the loop, and
+# %rcx renamed %rsi; else the same instructions in the same order.
+nops = [i for i, x in enumerate(new) if x[1] == 'nop']
+assert len(nops) == 1 and not [x for x in old if x[1] == 'nop'], (old, new)
+rest = new[:nops[0]] + new[nops[0] + 1:]
+assert len(rest) == len(old), (len(rest), len(old))
+partner = {}
+new_at = {x[0]: x for x in new}
+renamed = 0
+for o, n in zip(old, rest):
+    # A branch's target moved with the loop.
+    assert o[1] == n[1] and (o[1].startswith('j') or o[2].replace('%rcx', '%rsi') == n[2]), \
+        (o, n)
+    partner[n[0]] = o
+    renamed += o[2] != n[2]
+assert renamed >= 9, renamed
+regs = lambda text: re.findall(r'%\w+', text)
+def split(label):
+    m = re.match(r'^(.*) \[0x([0-9a-f]+)\]$', label)
+    return m.group(1), int(m.group(2), 16)
+def func(n, name):
+    if n['kind'] == 'func' and n['n'] == name:
+        return n
+    for c in n['c']:
+        f = func(c, name)
+        if f:
+            return f
+mul = func(json.load(open(f'{d}/diff.json')), 'mul')
+assert mul and mul['match'] == 'both', mul
+leaves = [c for c in mul['c'] if c['kind'] == 'insn']
+old_only = {split(c['n'])[1] for c in leaves if c['match'] == 'old'}
+differ = 0
+for c in leaves:
+    text, addr = split(c['n'])
+    if c['match'] == 'old':
+        continue
+    o = partner.get(addr)
+    if c['match'] == 'new':
+        # Unpaired only where its place in OLD had no samples.
+        assert c['how'] == 'unmatched' and (not o or o[0] not in old_only), (c, o)
+        continue
+    # Paired with the instruction at its place in OLD, by objdump; the
+    # operands said to differ where objdump's registers do.
+    old_text, old_addr = split(c.get('old_n', c['n']))
+    assert c['how'] == 'aligned' and o and old_addr == o[0], (c['n'], c.get('old_n'), o)
+    assert regs(old_text) == regs(o[2]) and regs(text) == regs(new_at[addr][2]), \
+        (c['n'], c['old_n'], o, new_at[addr])
+    want = regs(o[2]) != regs(text)
+    assert (c.get('operands') == 'differ') == want, (c['n'], c.get('old_n'), c.get('operands'))
+    differ += want
+# The loop is the renamed multiplies: the samples fell among them.
+assert differ >= 1, [(c['n'], c['how'], c.get('operands')) for c in leaves]
+# The page: the same leaves, aligned (1) with 1 last where operands differ.
+page = open(f'{d}/diff.html').read()
+data = json.loads(re.search(r'<script type="application/json" id="fg-data">(.*?)</script>',
+                            page, re.S).group(1))
+S = data['strings']
+got = []
+def walk(n):
+    if (n[1] & 7) == 4 and n[12]:
+        got.append((S[n[0]], S[n[11]], n[10]))
+    for c in n[6]:
+        walk(c)
+walk(data['root'])
+want = sorted((c['n'], c['old_n'], 1) for c in leaves if c.get('operands') == 'differ')
+assert sorted(got) == want, (got, want)
+PY
+}
+
 test_diff_reorder() {
 	echo "--diff across -O1 and -O2: instructions the rebuild reordered, paired"
 	local d="${workdir}/reorder" lib="${shelldir}/lib/flamegraph" o try st
@@ -806,4 +909,4 @@ test_stdout_header() {
 
 run_parts test_outputs test_template test_progress test_filters test_help \
 	test_offcpu test_record_command test_bad_input test_diff test_diff_rebuild test_diff_statics \
-	test_diff_reorder test_stdout_header
+	test_diff_rename test_diff_reorder test_stdout_header

@@ -11,7 +11,8 @@
  * (flamegraph_hostile.c), events (two events), long (flamegraph_cxx.cc:
  * C++ names of thousands of characters), deep (flamegraph_deep.c: stacks
  * cut at the kernel's 127 entries), systemwide (perf record -a), diff
- * (perf flamegraph --diff of two builds of flamegraph_rebuild.c).
+ * (perf flamegraph --diff of two builds of flamegraph_rebuild.c), rename
+ * (the same of flamegraph_rename.c, a register renamed).
  *
  * Environment: FLAMEGRAPH_NODE_MODULES, the node_modules holding
  * playwright-core; FLAMEGRAPH_CHROMIUM, the browser (/usr/bin/chromium).
@@ -39,7 +40,8 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const [mode, pagePath, artifacts] = process.argv.slice(2);
-const MODES = ['workload', 'samples', 'hostile', 'events', 'long', 'deep', 'systemwide', 'diff'];
+const MODES = ['workload', 'samples', 'hostile', 'events', 'long', 'deep', 'systemwide', 'diff',
+	       'rename'];
 
 if (!MODES.includes(mode) || !pagePath || !artifacts) {
 	console.error(`usage: flamegraph_browser.mjs ${MODES.join('|')} PAGE.html ARTIFACTS_DIR`);
@@ -1903,6 +1905,51 @@ async function diffChecks() {
 	});
 }
 
+/* A --diff of flamegraph_rename.c: %rcx renamed %rsi in mul()'s loop. */
+async function renameChecks() {
+	await check('the card of an aligned leaf whose operands differ', async () => {
+		const ops = [];
+
+		(function walk(a, parent) {
+			if ((a[1] & 7) === 4 && parent === 'mul')
+				ops.push({ label: data.strings[a[0]], how: a[10], old: a[11] >= 0 ?
+					   data.strings[a[11]] : null, differ: a[12] });
+			for (const c of a[6])
+				walk(c, data.strings[a[0]]);
+		})(data.root, '');
+		/* The page's data says so where the registers differ, and only there. */
+		const regs = (l) => (l.match(/%\w+/g) || []).join();
+		const paired = ops.filter((o) => o.how === 1 && o.old !== null);
+
+		for (const o of paired)
+			assert(o.differ === (regs(o.label) !== regs(o.old) ? 1 : 0),
+			       `${o.label} (before: ${o.old}) marked ${o.differ}`);
+		const heaviest = (list) => list.sort((a, b) =>
+			sum(insnNodes().filter((n) => n.label === b.label)) -
+			sum(insnNodes().filter((n) => n.label === a.label)))[0];
+		const leaf = heaviest(paired.filter((o) => o.differ));
+
+		assert(leaf, `no leaf of mul with its operands renamed: ${JSON.stringify(ops)}`);
+		await open();
+		assert(await pf(() => window.perfFlamegraph.zoom('mul')) >= 0, 'no mul frame');
+		await hoverFrame(leaf.label);
+		await snap('card');
+		const t = await page.locator('#tip').textContent();
+
+		assert(t.includes(`\nmatched: aligned (operands differ) (before: ${leaf.old})`),
+		       `the card of ${leaf.label}: ${t}`);
+		/* A leaf aligned with the same operands says no more. */
+		const same = heaviest(paired.filter((o) => !o.differ));
+
+		if (same && (await rect(same.label) || { w: 0 }).w >= 3) {
+			await hoverFrame(same.label);
+			const u = await page.locator('#tip').textContent();
+
+			assert(u.includes(`\nmatched: aligned (before: ${same.old})`), `the card of ${same.label}: ${u}`);
+		}
+	});
+}
+
 async function eventsChecks() {
 	const want = (data.graphs || []).map((g) => g.info.event);
 	const shows = async (i) => {
@@ -1950,7 +1997,8 @@ async function eventsChecks() {
 }
 
 await { workload: workloadChecks, samples: samplesChecks, hostile: hostileChecks, events: eventsChecks,
-	long: longChecks, deep: deepChecks, systemwide: systemwideChecks, diff: diffChecks }[mode]();
+	long: longChecks, deep: deepChecks, systemwide: systemwideChecks, diff: diffChecks,
+	rename: renameChecks }[mode]();
 
 await browser.close();
 console.log(`${mode}: ${passed} passed, ${failed} failed`);
