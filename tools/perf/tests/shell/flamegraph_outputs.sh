@@ -253,6 +253,11 @@ test_record_command() {
 	# the machine; stopped once the recording is done.
 	perf test -w noploop 30 &
 	pid=$!
+	# Recorded once its loop runs, not while perf test starts.
+	for _ in $(seq 150); do
+		grep -qsx "perf-noploop" "/proc/${pid}/comm" && break
+		sleep 0.2
+	done
 	perf flamegraph --count 100000 -p "${pid}" -i "$d/p.data" -o "$d/p.folded" \
 		-- sleep 1 > /dev/null 2> /dev/null
 	kill "${pid}"
