@@ -789,7 +789,7 @@ static void perf_flamegraph__setup_callchain(struct perf_session *session)
 {
 	struct evlist *evlist = session->evlist;
 
-	if (evlist && evlist->core.nr_entries)
+	if (evlist && evlist__nr_entries(evlist))
 		callchain_param_setup(evlist__combined_sample_type(evlist),
 				      perf_session__e_machine(session, /*e_flags=*/NULL));
 }

@@ -48,11 +48,30 @@ struct maps *maps__get(struct maps *maps)
 
 void map_symbol__exit(struct map_symbol *ms)
 {
-	if (ms->map || ms->maps)
+	if (ms->map || ms->thread)
 		abort();
 }
 
-u64 map__rip_2objdump(struct map *map __maybe_unused, u64 rip __maybe_unused)
+u64 map__rip_2objdump(const struct map *map __maybe_unused, u64 rip __maybe_unused)
+{
+	abort();
+}
+
+struct thread *thread__get(struct thread *thread)
+{
+	if (thread)
+		abort();
+	return NULL;
+}
+
+/* No frame has a DSO, so no build-id to print. */
+bool build_id__is_defined(const struct build_id *bid __maybe_unused)
+{
+	abort();
+}
+
+int build_id__snprintf(const struct build_id *build_id __maybe_unused,
+		       char *bf __maybe_unused, size_t bf_size __maybe_unused)
 {
 	abort();
 }
@@ -75,7 +94,19 @@ int eprintf(int level __maybe_unused, int var __maybe_unused,
 	return 0;
 }
 
+struct symbol_conf symbol_conf;
+
 const char *evsel__name(struct evsel *evsel __maybe_unused)
+{
+	abort();
+}
+
+bool evsel__is_offcpu_event(struct evsel *evsel __maybe_unused)
+{
+	abort();
+}
+
+struct perf_env *perf_session__env(struct perf_session *session __maybe_unused)
 {
 	abort();
 }
