@@ -364,34 +364,11 @@ C
 		"${pprof}" -top -nodecount=100 -symbolize=none "$d/$p.pb.gz" > "$d/$p.top" \
 			2> /dev/null
 	done
-	python3 - "$d" <<'PY'
+	python3 - "$d" "${shelldir}/lib" <<'PY'
 import gzip, sys
+sys.path.insert(0, sys.argv[2])
+from flamegraph_check import pb_fields as fields  # noqa: E402
 d = sys.argv[1]
-# A message's fields: [(number, value)], a varint's value an int, a
-# length-delimited one's its bytes.
-def fields(data):
-    i, out = 0, []
-    def varint():
-        nonlocal i
-        v = s = 0
-        while True:
-            b = data[i]
-            i += 1
-            v |= (b & 0x7f) << s
-            s += 7
-            if b < 0x80:
-                return v
-    while i < len(data):
-        tag = varint()
-        if tag & 7 == 0:
-            out.append((tag >> 3, varint()))
-        elif tag & 7 == 2:
-            n = varint()
-            out.append((tag >> 3, data[i:i + n]))
-            i += n
-        else:
-            raise SystemExit(f'wire type {tag & 7}')
-    return out
 # The string table: field 6 of the Profile, valid UTF-8 each.
 def strings(pb):
     return [v.decode('utf-8') for f, v in fields(gzip.open(pb).read()) if f == 6]
@@ -459,8 +436,10 @@ C
 	"${pprof}" -list '^main$' "$d/decl.pb.gz" > "$d/list" 2> /dev/null
 	readelf --debug-dump=info "$d/decl" > "$d/info"
 	readelf --debug-dump=line "$d/decl" > "$d/line"
-	python3 - "$d" <<'PY'
+	python3 - "$d" "${shelldir}/lib" <<'PY'
 import gzip, os, re, sys
+sys.path.insert(0, sys.argv[2])
+from flamegraph_check import pb_fields as fields  # noqa: E402
 d = sys.argv[1]
 # The line table's directories and files (one compilation unit), then
 # each function's DW_AT_decl_file, an index there, and DW_AT_decl_line.
@@ -478,27 +457,6 @@ for die in open(f'{d}/info').read().split('(DW_TAG_')[1:]:
     if die.startswith('subprogram)') and attrs.get('name') in ('main', 'fg_step'):
         decl[attrs['name']] = (files[attrs['decl_file']], int(attrs['decl_line']))
 assert decl['main'][0].endswith('/decl.c') and decl['fg_step'][0].endswith('/fg_step.h'), decl
-def fields(data):
-    i, out = 0, []
-    def varint():
-        nonlocal i
-        v = s = 0
-        while True:
-            b = data[i]
-            i += 1
-            v |= (b & 0x7f) << s
-            s += 7
-            if b < 0x80:
-                return v
-    while i < len(data):
-        tag = varint()
-        if tag & 7 == 0:
-            out.append((tag >> 3, varint()))
-        else:
-            n = varint()
-            out.append((tag >> 3, data[i:i + n]))
-            i += n
-    return out
 profile = fields(gzip.open(f'{d}/decl.pb.gz').read())
 table = [v.decode() for f, v in profile if f == 6]
 # Functions (field 5): {name: (filename, start_line)}.

@@ -32,6 +32,49 @@ def total(node, key="v"):
     return node[key] + sum(total(c, key) for c in node["c"])
 
 
+def frames(node, name, kind="func"):
+    """Every node of KIND named NAME, depth first."""
+    return [n for _, n in walk(node)
+            if n.get("kind", n.get("k")) == kind and n["n"] == name]
+
+
+def heaviest(node, name):
+    """The --diff frame of function NAME with the most weight in either
+    recording: the call the program makes, not a stack a frame-pointer
+    walk from a prologue (before the frame is set up) cut short."""
+    return max(frames(node, name), key=lambda n: n["old"] + n["new"],
+               default=None)
+
+
+def pb_fields(data):
+    """A protobuf message's fields: [(number, value)], a varint's value an
+    int, a length-delimited one's its bytes (profile.proto uses no other
+    wire type)."""
+    i, out = 0, []
+
+    def varint():
+        nonlocal i
+        v = s = 0
+        while True:
+            b = data[i]
+            i += 1
+            v |= (b & 0x7f) << s
+            s += 7
+            if b < 0x80:
+                return v
+    while i < len(data):
+        tag = varint()
+        if tag & 7 == 0:
+            out.append((tag >> 3, varint()))
+        elif tag & 7 == 2:
+            n = varint()
+            out.append((tag >> 3, data[i:i + n]))
+            i += n
+        else:
+            raise SystemExit(f"wire type {tag & 7}")
+    return out
+
+
 def norm(text):
     return " ".join(text.split())
 
