@@ -1310,12 +1310,12 @@ int cmd_flamegraph(int argc, const char **argv)
 	struct perf_data data = {
 		.mode  = PERF_DATA_MODE_READ,
 	};
-	const char *disassembler_style = NULL, *objdump_path = NULL, *record_opt;
+	const char *disassembler_style = NULL, *objdump_path = NULL;
 	struct perf_debuginfod debuginfod = { .set = false, };
-	struct flamegraph_record_opts record = { .event = NULL, };
 	unsigned int max_stack = INT_MAX;
 	const char * const flamegraph_usage[] = {
 		"perf flamegraph [<options>]",
+		"perf flamegraph [<options>] record [<record options>] [-- <command> [<args>]]",
 		"perf flamegraph [<options>] [--] <command> [<args>]",
 		NULL
 	};
@@ -1334,16 +1334,6 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "add the sampled instructions as leaves"),
 	OPT_STRING('e', "event", &pfg.event_name, "event[,event...]",
 		   "events to show, a graph each (default: the first with samples)"),
-	OPT_STRING('F', "freq", &record.freq, "freq or 'max'",
-		   "with a command: perf record's sampling frequency"),
-	OPT_STRING(0, "count", &record.count, "n",
-		   "with a command: perf record's sample period (its -c)"),
-	OPT_STRING(0, "call-graph", &record.call_graph, "record_mode[,record_size]",
-		   "with a command: perf record's callchain mode (default: fp)"),
-	OPT_STRING('p', "record-pid", &record.pids, "pid[,pid...]",
-		   "with a command: profile these processes instead, while it runs"),
-	OPT_BOOLEAN('a', "all-cpus", &record.all_cpus,
-		    "with a command: profile the whole machine while it runs"),
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
 		   "what a frame's width sums (default: period, as perf report's Overhead)"),
 	OPT_UINTEGER(0, "max-stack", &max_stack,
@@ -1402,16 +1392,15 @@ int cmd_flamegraph(int argc, const char **argv)
 	symbol_conf.keep_exited_threads = true;
 	pfg.srcline = true;
 
+	/* "--" kept: 'perf flamegraph -- record' records a program named record. */
 	argc = parse_options(argc, argv, options, flamegraph_usage,
-			     PARSE_OPT_STOP_AT_NON_OPTION);
-	if (argc && input_name && !strcmp(input_name, "-")) {
-		pr_err("-i -: a command is recorded into a file, not a pipe\n");
+			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_KEEP_DASHDASH);
+	if (argc == 1 && !strcmp(argv[0], "--")) {
+		pr_err("--: name a command to record after it\n");
 		goto out_usage;
 	}
-	record_opt = flamegraph_record_opts__set(&record);
-	if (!argc && record_opt) {
-		pr_err("%s: only with a command to record (perf flamegraph %s ... -- command)\n",
-		       record_opt, record_opt);
+	if (argc && input_name && !strcmp(input_name, "-")) {
+		pr_err("-i -: a recording goes into a file, not a pipe\n");
 		goto out_usage;
 	}
 	/* As perf record by default: no debuginfod server is asked. */
@@ -1525,8 +1514,11 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	/* The output was checked first: no recording for nothing. */
 	if (argc) {
-		record.event = pfg.event_name;
-		ret = flamegraph__record(data.path, &record, argc, argv);
+		/* After record, perf record's words; else the short form's command. */
+		int sub = !strcmp(argv[0], "record");
+
+		ret = flamegraph__record(data.path, pfg.event_name, argc - sub, argv + sub,
+					 cmd_record);
 		if (ret)
 			goto out;
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf flamegraph -- <command>: record the command with perf record
- * first, then render the recording.
+ * perf flamegraph record [<record options>] [-- <command>], and its short
+ * form perf flamegraph [--] <command>: record with perf record first,
+ * then render the recording.
  */
 #include <errno.h>
 #include <limits.h>
@@ -89,31 +90,59 @@ static int keep_recording(const char *tmp, const char *path)
 	return 0;
 }
 
-const char *flamegraph_record_opts__set(const struct flamegraph_record_opts *opts)
+/*
+ * The command perf record is to run, for a check before anything is
+ * recorded: the first word if it is no option (the short form), else the
+ * word after "--".  NULL with no command (-a, -p: until ^C), or where
+ * perf record's options and the command are not parted by "--".
+ */
+static const char *record_command(int argc, const char **argv)
 {
-	if (opts->freq)
-		return "-F";
-	if (opts->count)
-		return "--count";
-	if (opts->call_graph)
-		return "--call-graph";
-	if (opts->pids)
-		return "-p";
-	return opts->all_cpus ? "-a" : NULL;
+	int i;
+
+	if (argc && argv[0][0] != '-')
+		return argv[0];
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc ? argv[i + 1] : NULL;
+	}
+	return NULL;
 }
 
-int flamegraph__record(const char *path, const struct flamegraph_record_opts *opts,
-		       int argc, const char **argv)
+/*
+ * -o/--output among perf record's options (before "--", or anywhere
+ * without one): perf flamegraph names the recording itself.
+ */
+static const char *record_output_option(int argc, const char **argv)
+{
+	int i;
+
+	if (argc && argv[0][0] != '-')
+		return NULL;
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8))
+			return argv[i];
+	}
+	return NULL;
+}
+
+int flamegraph__record(const char *path, const char *event, int argc, const char **argv,
+		       int (*record)(int argc, const char **argv))
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN, }, old_int, old_term;
-	const char **rec_argv;
+	const char **rec_argv, *cmd = record_command(argc, argv), *opt;
 	char tmp[PATH_MAX];
 	int i = 0, j, fd, status = 0;
 	pid_t pid;
 
-	if (!flamegraph__command_exists(argv[0])) {
-		pr_err("%s: no such command to record (options go before the command)\n",
-		       argv[0]);
+	opt = record_output_option(argc, argv);
+	if (opt) {
+		pr_err("record %s: the recording is perf flamegraph's input, named with -i before record (a command's own %s goes after --)\n",
+		       opt, opt);
+		return -EINVAL;
+	}
+	if (cmd && !flamegraph__command_exists(cmd)) {
+		pr_err("%s: no such command to record (options go before the command)\n", cmd);
 		return -ENOENT;
 	}
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
@@ -125,42 +154,21 @@ int flamegraph__record(const char *path, const struct flamegraph_record_opts *op
 		return fd;
 	}
 	close(fd);
-	/* 16 words of perf record's at the most, the command, NULL. */
-	rec_argv = calloc(16 + argc + 1, sizeof(*rec_argv));
+	/* Six words of ours, perf record's, NULL. */
+	rec_argv = calloc(6 + argc + 1, sizeof(*rec_argv));
 	if (!rec_argv) {
 		unlink(tmp);
 		return -ENOMEM;
 	}
-	/* The perf that runs now, not whichever is first in $PATH. */
-	rec_argv[i++] = "/proc/self/exe";
 	rec_argv[i++] = "record";
-	if (opts->call_graph) {
-		rec_argv[i++] = "--call-graph";
-		rec_argv[i++] = opts->call_graph;
-	} else {
-		rec_argv[i++] = "-g";
-	}
+	/* Callchains, unless perf record's options say which after it. */
+	rec_argv[i++] = "-g";
 	rec_argv[i++] = "-o";
 	rec_argv[i++] = tmp;
-	if (opts->event) {
+	if (event) {
 		rec_argv[i++] = "-e";
-		rec_argv[i++] = opts->event;
+		rec_argv[i++] = event;
 	}
-	if (opts->freq) {
-		rec_argv[i++] = "-F";
-		rec_argv[i++] = opts->freq;
-	}
-	if (opts->count) {
-		rec_argv[i++] = "-c";
-		rec_argv[i++] = opts->count;
-	}
-	if (opts->pids) {
-		rec_argv[i++] = "-p";
-		rec_argv[i++] = opts->pids;
-	}
-	if (opts->all_cpus)
-		rec_argv[i++] = "-a";
-	rec_argv[i++] = "--";
 	for (j = 0; j < argc; j++)
 		rec_argv[i++] = argv[j];
 
@@ -170,13 +178,17 @@ int flamegraph__record(const char *path, const struct flamegraph_record_opts *op
 	 */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGTERM, &ign, &old_term);
+	/* What is buffered is written once, not once more by the child. */
+	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		execv(rec_argv[0], (char **)rec_argv);
-		pr_err("cannot run perf record: %s\n", strerror(errno));
-		_exit(127);
+		/*
+		 * exit(), not _exit(): perf record's atexit() handler dies of
+		 * the signal that ended the workload, as perf record does.
+		 */
+		exit(record(i, rec_argv) ? 1 : 0);
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -186,7 +198,10 @@ int flamegraph__record(const char *path, const struct flamegraph_record_opts *op
 	if (pid < 0 || !((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
 			 (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
 						  WTERMSIG(status) == SIGTERM)))) {
-		pr_err("perf record of '%s' failed, no flame graph written\n", argv[0]);
+		if (cmd)
+			pr_err("perf record of '%s' failed, no flame graph written\n", cmd);
+		else
+			pr_err("perf record failed, no flame graph written\n");
 		unlink(tmp);
 		return -EINVAL;
 	}

@@ -20,55 +20,36 @@
 bool flamegraph__command_exists(const char *cmd);
 
 /**
- * struct flamegraph_record_opts - what perf record is told, NULL/false
- *                                 for its defaults
- * @event: -e, the event (perf record's default falls back to a software
- *         clock where there is no PMU)
- * @freq: -F, the sampling frequency (a number, "max")
- * @count: -c, the sampling period
- * @call_graph: --call-graph, the callchain mode (default: -g, fp)
- * @pids: -p, processes to profile instead, for as long as the command runs
- * @all_cpus: -a, the whole machine while the command runs
- */
-struct flamegraph_record_opts {
-	const char	*event;
-	const char	*freq;
-	const char	*count;
-	const char	*call_graph;
-	const char	*pids;
-	bool		all_cpus;
-};
-
-/**
- * flamegraph_record_opts__set - whether an option of perf record was given
- * @opts: the options
- *
- * Return: the name of the first option set that only a recording takes
- * (-F, --count, --call-graph, -p or -a), for "only with a command"; NULL if
- * none is.  -e isn't one: it also picks an event of the input.
- */
-const char *flamegraph_record_opts__set(const struct flamegraph_record_opts *opts);
-
-/**
- * flamegraph__record - record a command with perf record
+ * flamegraph__record - record with perf record, then keep the recording
  * @path: where the recording goes (perf flamegraph's input)
- * @opts: what perf record is told besides
- * @argc: the words of the command
- * @argv: the command and its arguments
+ * @event: perf flamegraph's -e, passed on as perf record's (NULL: perf
+ *         record's default, which falls back to a software clock where
+ *         there is no PMU)
+ * @argc: the number of words in @argv
+ * @argv: perf record's words after perf flamegraph's own: its options
+ *        (any; not -o), then "--" and the command, as in
+ *        'perf flamegraph record -F 999 -- ./prog'; or, the short form,
+ *        "--" or the command first and its arguments
+ * @record: cmd_record(), which util/ can't name
  *
  * Into a file, not a pipe, so perf record writes the build-id table and
  * fills the build-id cache: the flame graph of the recording stays right
- * after a rebuild.  A child perf (this one, /proc/self/exe), not
- * cmd_record() in this process, so record's global state stays its own.
- * The recording goes to a new file next to @path, which replaces @path
- * only once perf record succeeded (or was stopped by ^C, as on a
- * terminal): a failed recording loses nothing, and what was at @path is
- * kept as <path>.old, as perf record keeps it.  perf record names the new
- * file when it ends; a line after it names @path, where it went.
+ * after a rebuild.  perf record's options come after '-g -o <file>' and
+ * -e, so its own --call-graph wins.  @record runs in a child, as perf
+ * record runs alone: its global state (symbol_conf, callchain_param,
+ * symbol__exit()) and its atexit() handler, which dies of the signal
+ * that ended the workload, stay there.  The recording goes to a new file
+ * next to @path, which replaces @path only once perf record succeeded
+ * (or was stopped by ^C, as on a terminal): a failed recording loses
+ * nothing, and what was at @path is kept as <path>.old, as perf record
+ * keeps it.  perf record names the new file when it ends; a line after
+ * it names @path, where it went.
  *
- * Return: 0, or a negative errno after one line that names the problem.
+ * Return: 0, or a negative errno after one line that names the problem
+ * (-EINVAL for -o among perf record's options or a failed recording,
+ * -ENOENT for a command that can't be run).
  */
-int flamegraph__record(const char *path, const struct flamegraph_record_opts *opts,
-		       int argc, const char **argv);
+int flamegraph__record(const char *path, const char *event, int argc, const char **argv,
+		       int (*record)(int argc, const char **argv));
 
 #endif /* __PERF_FLAMEGRAPH_RECORD_H */

@@ -242,12 +242,14 @@ test_record_command() {
 	else
 		skip_part "no setsid(1) to send ^C"
 	fi
-	# perf record's options, as the recording's command line shows them:
-	# the whole machine while a command runs, or other processes only.
-	perf flamegraph -F 499 --call-graph fp -a -i "$d/a.data" -o "$d/a.folded" \
+	# record: any of perf record's options, as the recording's command
+	# line shows them after ours: the whole machine while a command runs,
+	# or other processes only.
+	perf flamegraph -i "$d/a.data" -o "$d/a.folded" record -F 499 --call-graph fp -a \
 		-- "$d/prog" 10 > /dev/null 2> /dev/null
 	perf report -i "$d/a.data" --header-only 2> /dev/null |
-		grep -q "^# cmdline : .* record --call-graph fp -o .* -F 499 -a -- $d/prog 10 *$"
+		grep -q "^# cmdline : .* record -g -o .* -F 499 --call-graph fp -a -- $d/prog 10 *$"
+	perf evlist -i "$d/a.data" -v 2> /dev/null | grep -q "sample_freq }: 499, .* freq: 1"
 	grep -q "^prog;" "$d/a.folded"
 	# Longer than perf flamegraph takes to start recording, however busy
 	# the machine; stopped once the recording is done.
@@ -258,7 +260,7 @@ test_record_command() {
 		grep -qsx "perf-noploop" "/proc/${pid}/comm" && break
 		sleep 0.2
 	done
-	perf flamegraph --count 100000 -p "${pid}" -i "$d/p.data" -o "$d/p.folded" \
+	perf flamegraph -i "$d/p.data" -o "$d/p.folded" record -c 100000 -p "${pid}" \
 		-- sleep 1 > /dev/null 2> /dev/null
 	kill "${pid}"
 	wait "${pid}" || true
@@ -266,12 +268,27 @@ test_record_command() {
 		grep -q "^# cmdline : .* record -g -o .* -c 100000 -p ${pid} -- sleep 1 *$"
 	grep -q "^perf[^;]*;.*noploop" "$d/p.folded"
 	refute grep -q "^sleep;" "$d/p.folded"
-	# ... and only with a command: a usage error without one.
+	# perf record's letters are not perf flamegraph's: -F, -p, -a are
+	# unknown options before record, a usage error.
+	for o in -F -p -a --call-graph --count; do
+		st=0
+		perf flamegraph "$o" 1 -i "$d/rec.data" -o "$d/x.folded" 2> "$d/x.err" || st=$?
+		test "${st}" -eq 129
+		grep -q "^  Error: unknown \(switch\|option\)" "$d/x.err"
+		test ! -e "$d/x.folded"
+	done
+	# The recording is -i's: -o among perf record's options is an error,
+	# nothing recorded; a command's own -o after -- is its own.
+	refute perf flamegraph -i "$d/o.data" -o "$d/o.folded" record -o "$d/elsewhere.data" \
+		-- "$d/prog" 1 > /dev/null 2> "$d/o.err"
+	grep -q "^record -o: the recording is perf flamegraph's input, named with -i" "$d/o.err"
+	test "$(wc -l < "$d/o.err")" -eq 1
+	test ! -e "$d/o.data" && test ! -e "$d/elsewhere.data" && test ! -e "$d/o.folded"
+	# "--" and nothing after it: no command, nothing recorded.
 	st=0
-	perf flamegraph -F 499 -i "$d/rec.data" -o "$d/x.folded" 2> "$d/x.err" || st=$?
+	perf flamegraph -i "$d/o.data" -o "$d/o.folded" -- 2> "$d/o.err" || st=$?
 	test "${st}" -eq 129
-	grep -q "^-F: only with a command to record" "$d/x.err"
-	test ! -e "$d/x.folded"
+	test ! -e "$d/o.data"
 	# A command that can't run: an error, no flame graph.
 	refute perf flamegraph -i "$d/none.data" -o "$d/none.folded" \
 		-- "$d/nonexistent" > /dev/null 2> "$d/none.err"
