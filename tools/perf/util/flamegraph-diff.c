@@ -95,16 +95,6 @@ struct flamegraph_diff_source {
 	u32	nr;
 };
 
-static size_t flamegraph_diff__sym_hash(long key, void *ctx __maybe_unused)
-{
-	return key;
-}
-
-static bool flamegraph_diff__sym_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	return key1 == key2;
-}
-
 /* The base name of the source file of @sym's start, NULL if unknown. */
 static char *flamegraph_diff__file(struct map *map, struct symbol *sym)
 {
@@ -323,21 +313,11 @@ static bool flamegraph_diff__has_leaves(const struct flamegraph_node *node)
 	return false;
 }
 
-static size_t flamegraph_diff__text_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool flamegraph_diff__text_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)key1, (const char *)key2);
-}
-
 /* @text's index in @texts if it is there once, else -1: one table of all. */
 static struct hashmap *flamegraph_diff__once(char **texts, ssize_t nr)
 {
-	struct hashmap *once = hashmap__new(flamegraph_diff__text_hash,
-					    flamegraph_diff__text_equal, NULL);
+	struct hashmap *once = hashmap__new(flamegraph__str_hash,
+					    flamegraph__str_equal, NULL);
 	ssize_t i;
 
 	if (IS_ERR(once))
@@ -561,7 +541,7 @@ static int flamegraph_diff__walk(struct flamegraph_diff *diff, flamegraph_diff_f
 	struct hashmap_entry *entry;
 	size_t bkt;
 
-	diff->sources = hashmap__new(flamegraph_diff__sym_hash, flamegraph_diff__sym_equal,
+	diff->sources = hashmap__new(flamegraph__key_hash, flamegraph__key_equal,
 				     NULL);
 	if (IS_ERR(diff->sources)) {
 		diff->sources = NULL;

@@ -368,20 +368,10 @@ static void html__put_text(FILE *fp, const char *s)
 	}
 }
 
-static size_t string_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool string_equal(long key1, long key2, void *ctx __maybe_unused)
-{
-	return strcmp((const char *)key1, (const char *)key2) == 0;
-}
-
 int flamegraph_strings__init(struct flamegraph_strings *hs)
 {
 	*hs = (struct flamegraph_strings){
-		.index = hashmap__new(string_hash, string_equal, NULL),
+		.index = hashmap__new(flamegraph__str_hash, flamegraph__str_equal, NULL),
 	};
 	if (IS_ERR(hs->index)) {
 		hs->index = NULL;

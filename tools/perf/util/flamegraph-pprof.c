@@ -113,27 +113,13 @@ struct pprof_sample {
 	u64	count;
 };
 
-static size_t hash_combine(size_t hash, u64 value)
-{
-	return hash * 31 + value;
-}
-
-static size_t string_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool string_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
-}
-
 static size_t mapping_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_mapping *m = (const void *)key;
+	size_t hash = flamegraph__hash_combine(flamegraph__dso_key(m->dso), m->start);
 
-	return hash_combine(hash_combine(hash_combine(flamegraph__dso_key(m->dso), m->start),
-					 m->limit), m->offset);
+	hash = flamegraph__hash_combine(hash, m->limit);
+	return flamegraph__hash_combine(hash, m->offset);
 }
 
 static bool mapping_equal(long a, long b, void *ctx __maybe_unused)
@@ -148,7 +134,7 @@ static size_t location_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_location *l = (const void *)key;
 
-	return hash_combine(l->mapping_id, l->address);
+	return flamegraph__hash_combine(l->mapping_id, l->address);
 }
 
 static bool location_equal(long a, long b, void *ctx __maybe_unused)
@@ -158,24 +144,16 @@ static bool location_equal(long a, long b, void *ctx __maybe_unused)
 	return x->mapping_id == y->mapping_id && x->address == y->address;
 }
 
-static size_t pointer_hash(long key, void *ctx __maybe_unused)
-{
-	return key;
-}
-
-static bool pointer_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return a == b;
-}
-
 static size_t sample_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_sample *s = (const void *)key;
-	size_t hash = hash_combine(hash_combine(hash_combine(s->comm, s->pid), s->tid), s->cpu);
+	size_t hash = flamegraph__hash_combine(s->comm, s->pid);
 	u32 i;
 
+	hash = flamegraph__hash_combine(hash, s->tid);
+	hash = flamegraph__hash_combine(hash, s->cpu);
 	for (i = 0; i < s->nr; i++)
-		hash = hash_combine(hash, s->location_ids[i]);
+		hash = flamegraph__hash_combine(hash, s->location_ids[i]);
 	return hash;
 }
 
@@ -234,11 +212,11 @@ int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const
 	memset(pp, 0, sizeof(*pp));
 	pp->event = event;
 	pp->unit = unit;
-	pp->string_index = hashmap__new(string_hash, string_equal, NULL);
+	pp->string_index = hashmap__new(flamegraph__str_hash, flamegraph__str_equal, NULL);
 	pp->mapping_index = hashmap__new(mapping_hash, mapping_equal, NULL);
 	pp->location_index = hashmap__new(location_hash, location_equal, NULL);
-	pp->function_index = hashmap__new(pointer_hash, pointer_equal, NULL);
-	pp->inline_index = hashmap__new(pointer_hash, pointer_equal, NULL);
+	pp->function_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	pp->inline_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
 	pp->sample_index = hashmap__new(sample_hash, sample_equal, NULL);
 	if (IS_ERR(pp->string_index) || IS_ERR(pp->mapping_index) ||
 	    IS_ERR(pp->location_index) || IS_ERR(pp->function_index) ||

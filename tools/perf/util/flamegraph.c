@@ -34,33 +34,27 @@ long flamegraph__dso_key(const struct dso *dso)
 	return dso ? (long)RC_CHK_ACCESS((struct dso *)dso) : 0;
 }
 
-/* As libbpf combines hashes; hashmap.h's hash_bits() mixes the result. */
-static size_t hash_combine(size_t hash, u64 value)
-{
-	return hash * 31 + value;
-}
-
 /*
  * The tables of the tree are util/hashmaps keyed by a hash of what they
  * hold, the value compared on a match: a probe reads no entry whose hash
  * differs, and entries with the same hash share its key (hashmap__append()).
  */
-static size_t hash_identity(long key, void *ctx __maybe_unused)
+size_t flamegraph__key_hash(long key, void *ctx __maybe_unused)
 {
 	return key;
 }
 
-static bool hash_equal(long key1, long key2, void *ctx __maybe_unused)
+bool flamegraph__key_equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return key1 == key2;
 }
 
-static size_t name_hash(long key, void *ctx __maybe_unused)
+size_t flamegraph__str_hash(long key, void *ctx __maybe_unused)
 {
 	return str_hash((const char *)key);
 }
 
-static bool name_equal(long key1, long key2, void *ctx __maybe_unused)
+bool flamegraph__str_equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return strcmp((const char *)key1, (const char *)key2) == 0;
 }
@@ -73,18 +67,18 @@ static long flamegraph_insn__dso_key(const struct flamegraph_insn *insn)
 /* An instruction is its DSO, its map-relative IP and, without a DSO, its space. */
 static size_t flamegraph_insn__hash(const struct flamegraph_insn *insn)
 {
-	size_t hash = hash_combine(flamegraph_insn__dso_key(insn), insn->addr);
+	size_t hash = flamegraph__hash_combine(flamegraph_insn__dso_key(insn), insn->addr);
 
-	return hash_combine(hash, insn->kernel);
+	return flamegraph__hash_combine(hash, insn->kernel);
 }
 
 /* An instruction leaf is its instruction's DSO and IP under its parent. */
 static size_t flamegraph_leaf__hash(const struct flamegraph_node *parent,
 				    const struct dso *dso, u64 addr)
 {
-	size_t hash = hash_combine((unsigned long)parent, flamegraph__dso_key(dso));
+	size_t hash = flamegraph__hash_combine((unsigned long)parent, flamegraph__dso_key(dso));
 
-	return hash_combine(hash, addr);
+	return flamegraph__hash_combine(hash, addr);
 }
 
 /* How often a process's stacks were forgotten. */
@@ -104,14 +98,14 @@ struct flamegraph_stack {
 
 static size_t flamegraph_stack_key__hash(const struct flamegraph_stack_key *key)
 {
-	size_t hash = hash_combine((unsigned long)key->machine, key->pid);
+	size_t hash = flamegraph__hash_combine((unsigned long)key->machine, key->pid);
 	u64 i;
 
-	hash = hash_combine(hash, key->tid);
-	hash = hash_combine(hash, key->cpumode | key->callers << 8);
-	hash = hash_combine(hash, key->ip);
+	hash = flamegraph__hash_combine(hash, key->tid);
+	hash = flamegraph__hash_combine(hash, key->cpumode | key->callers << 8);
+	hash = flamegraph__hash_combine(hash, key->ip);
 	for (i = 0; i < key->nr; i++)
-		hash = hash_combine(hash, key->ips[i]);
+		hash = flamegraph__hash_combine(hash, key->ips[i]);
 	return hash;
 }
 
@@ -166,11 +160,11 @@ int flamegraph__init(struct flamegraph *fg, enum flamegraph_weight weight)
 	fg->root.kind = FLAMEGRAPH_ROOT;
 	fg->root.children = RB_ROOT;
 	fg->nr_nodes = 1;
-	fg->insn_index = hashmap__new(hash_identity, hash_equal, NULL);
-	fg->leaves = hashmap__new(hash_identity, hash_equal, NULL);
-	fg->stacks = hashmap__new(hash_identity, hash_equal, NULL);
-	fg->generations = hashmap__new(hash_identity, hash_equal, NULL);
-	fg->warned = hashmap__new(name_hash, name_equal, NULL);
+	fg->insn_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	fg->leaves = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	fg->stacks = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	fg->generations = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	fg->warned = hashmap__new(flamegraph__str_hash, flamegraph__str_equal, NULL);
 	if (IS_ERR(fg->insn_index) || IS_ERR(fg->leaves) || IS_ERR(fg->stacks) ||
 	    IS_ERR(fg->generations) || IS_ERR(fg->warned)) {
 		flamegraph__exit(fg);
@@ -834,7 +828,7 @@ static int flamegraph_node__finish(struct flamegraph_node *node,
 
 int flamegraph__finish(struct flamegraph *fg)
 {
-	struct hashmap *first = hashmap__new(name_hash, name_equal, NULL);
+	struct hashmap *first = hashmap__new(flamegraph__str_hash, flamegraph__str_equal, NULL);
 	int err;
 
 	if (IS_ERR(first))

@@ -420,6 +420,23 @@ bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
  */
 long flamegraph__dso_key(const struct dso *dso);
 
+/*
+ * util/hashmap callbacks for the flame-graph units' tables: keys that are
+ * NUL-terminated strings, compared by their text; and keys that are
+ * their own hash (a pointer, a hash computed beforehand), compared as
+ * numbers.
+ */
+size_t flamegraph__str_hash(long key, void *ctx);
+bool flamegraph__str_equal(long key1, long key2, void *ctx);
+size_t flamegraph__key_hash(long key, void *ctx);
+bool flamegraph__key_equal(long key1, long key2, void *ctx);
+
+/* A hash of @hash and @value, as libbpf combines them (hash_bits() mixes). */
+static inline size_t flamegraph__hash_combine(size_t hash, u64 value)
+{
+	return hash * 31 + value;
+}
+
 /**
  * flamegraph__warn_once - whether a warning about a DSO is still due
  * @fg: the flame graph
