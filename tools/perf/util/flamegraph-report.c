@@ -11,7 +11,6 @@
 #include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
-#include "annotate.h"
 #include "callchain.h"
 #include "comm.h"
 #include "debug.h"
@@ -186,38 +185,7 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 		fr->bad_option = true;
 		return -EINVAL;
 	}
-	err = flamegraph_output__init(&fr->out, fr->path);
-	if (err)
-		return err;
-
-	/* A flame graph shows where samples ended: no children. */
-	symbol_conf.cumulate_callchain = false;
-	if (!callchain_param.order_set)
-		callchain_param.order = ORDER_CALLER;
-	if (fr->asm_leaves) {
-		struct perf_debuginfod no_debuginfod = { .set = false, };
-
-		if (callchain_param.order != ORDER_CALLER) {
-			pr_err("--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)\n");
-			fr->bad_option = true;
-			return -EINVAL;
-		}
-		/* Entries for each IP, not merged per function. */
-		callchain_param.key = CCKEY_ADDRESS;
-		/*
-		 * perf annotate's disassemblers, in its order: perf report
-		 * reads them only for its TUI annotation.
-		 */
-		annotation_config__init();
-		/*
-		 * As perf flamegraph and perf record: no debuginfod server
-		 * is asked, by objdump or by libdw for source lines, those
-		 * of the inline frames of the callchains perf report
-		 * resolves as it reads the samples too.
-		 */
-		perf_debuginfod_setup(&no_debuginfod);
-	}
-	return 0;
+	return flamegraph_output__init(&fr->out, fr->path);
 }
 
 int flamegraph_report__count(struct flamegraph_report *fr, struct evsel *evsel)

@@ -70,14 +70,14 @@ struct flamegraph_report {
 };
 
 /**
- * flamegraph_report__setup - check the output and set perf report up
+ * flamegraph_report__setup - check the output's format and open it
  * @fr: the options as parsed
  *
- * Sets up what the flame graph needs of perf report: no children
+ * Call after option parsing, before the session is processed.  perf
+ * report sets up what the flame graph needs of it itself: no children
  * (cumulation), caller-ordered callchains unless -g gave an order, and
- * with --asm callchains keyed by address and, as perf flamegraph, no
- * debuginfod server asked (DEBUGINFOD_URLS cleared).  Call after option
- * parsing, before the session is processed.
+ * with --asm callchains keyed by address and perf annotate's
+ * disassemblers.
  *
  * Return: 0, or a negative errno after one line naming the problem;
  * @bad_option says whether it was the command line's.
