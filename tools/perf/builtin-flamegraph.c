@@ -434,7 +434,7 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	pfe->callers_by_key = perf_flamegraph__callers_by_key(evsel);
 	pfe->max_stack = perf_flamegraph__max_stack(pfg, evsel);
 	pfe->fg.event = pfe->name;
-	pfe->fg.unit = flamegraph__period_unit(evsel);
+	pfe->fg.unit = evsel__period_unit(evsel);
 	events[pfg->nr_events++] = pfe;
 	if (pfg->format == FLAMEGRAPH_PPROF) {
 		/* Every sample to pprof: the tree's shortcuts skip its resolution. */

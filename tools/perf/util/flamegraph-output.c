@@ -748,49 +748,6 @@ static char *perf_env__cmdline(struct perf_env *env)
  * The clocks, perf record --off-cpu's offcpu-time and the sched_stat_*
  * tracepoints (perf inject -s) count ns.
  */
-const char *flamegraph__period_unit(struct evsel *evsel)
-{
-	const struct perf_event_attr *attr = &evsel->core.attr;
-
-	switch (attr->type) {
-	case PERF_TYPE_SOFTWARE:
-		switch (attr->config) {
-		case PERF_COUNT_SW_CPU_CLOCK:
-		case PERF_COUNT_SW_TASK_CLOCK:
-			return "ns";
-		case PERF_COUNT_SW_PAGE_FAULTS:
-		case PERF_COUNT_SW_PAGE_FAULTS_MIN:
-		case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
-		case PERF_COUNT_SW_ALIGNMENT_FAULTS:
-		case PERF_COUNT_SW_EMULATION_FAULTS:
-			return "faults";
-		case PERF_COUNT_SW_CONTEXT_SWITCHES:
-			return "context switches";
-		case PERF_COUNT_SW_CPU_MIGRATIONS:
-			return "migrations";
-		default:
-			/* perf record --off-cpu: the time off the CPU, in ns. */
-			return evsel__is_offcpu_event(evsel) ? "ns" : "events";
-		}
-	case PERF_TYPE_HARDWARE:
-		switch (attr->config & PERF_HW_EVENT_MASK) {
-		case PERF_COUNT_HW_CPU_CYCLES:
-		case PERF_COUNT_HW_REF_CPU_CYCLES:
-		case PERF_COUNT_HW_BUS_CYCLES:
-		case PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
-		case PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
-			return "cycles";
-		case PERF_COUNT_HW_INSTRUCTIONS:
-			return "instructions";
-		default:
-			return "events";
-		}
-	case PERF_TYPE_TRACEPOINT:
-		return strstarts(evsel__name(evsel), "sched:sched_stat_") ? "ns" : "events";
-	default:
-		return strstr(evsel__name(evsel), "cycles") ? "cycles" : "events";
-	}
-}
 
 int flamegraph__describe_filters(struct strbuf *sb)
 {

@@ -88,7 +88,7 @@ struct flamegraph_info {
  * objdump address where known, and in the root "weight", the name of
  * @fg's weight (flamegraph_weight__name()), "event", @fg's event, and
  * "unit", that of "v": "samples", or with periods @fg's unit
- * (flamegraph__period_unit(): "ns" for time), and for perf report
+ * (evsel__period_unit(): "ns" for time), and for perf report
  * --flamegraph "report_total", @fg's @report_total.
  * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
  *
@@ -273,20 +273,6 @@ int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *f
 			      enum flamegraph_format format,
 			      struct perf_session *session, const char *tmpl);
 
-/**
- * flamegraph__period_unit - the unit of an event's sample periods
- * @evsel: the event
- *
- * As a page's header names it: "ns" for the clocks, perf record
- * --off-cpu's offcpu-time (the time a task was off the CPU) and the
- * sched:sched_stat_* tracepoints (their period is time, after perf
- * inject -s), "cycles" and "instructions" for those hardware events,
- * "faults", "context switches", "migrations" for those software events,
- * else "events".
- *
- * Return: a static string.
- */
-const char *flamegraph__period_unit(struct evsel *evsel);
 
 /**
  * flamegraph__describe_filters - perf report's sample filters in words

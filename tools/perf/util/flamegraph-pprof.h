@@ -13,7 +13,7 @@ struct perf_env;
 /**
  * struct flamegraph_pprof - one event's samples, as pprof's profile.proto
  * @event: the event's name, the sample type (borrowed)
- * @unit: the unit of its periods, flamegraph__period_unit()'s (borrowed)
+ * @unit: the unit of its periods, evsel__period_unit()'s (borrowed)
  * @period: the event's sample period, or 0 where it varies (perf record
  *          -F): the profile's period
  * @first_time: the earliest sample's time (perf_clock ns), 0 if none;

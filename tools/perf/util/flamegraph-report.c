@@ -269,7 +269,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	if (err)
 		return err;
 	fg.event = evsel__name(evsel);
-	fg.unit = flamegraph__period_unit(evsel);
+	fg.unit = evsel__period_unit(evsel);
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
 				    callchain_param.order == ORDER_CALLER,
 				    fr->asm_leaves, max_entries);

@@ -146,7 +146,7 @@ enum flamegraph_weight {
  * @weight: what the nodes' @self and @total sum
  * @event: the name of the event whose samples these are, for the
  *         writers (borrowed); NULL where not known
- * @unit: the unit of its periods (flamegraph__period_unit()), for the
+ * @unit: the unit of its periods (evsel__period_unit()), for the
  *        writers (borrowed); NULL where not known
  * @view: how the graph differs from the recording's (filters, samples
  *        left out), for the page's header (borrowed); NULL: it doesn't

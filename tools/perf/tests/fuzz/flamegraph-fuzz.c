@@ -101,11 +101,6 @@ const char *evsel__name(struct evsel *evsel __maybe_unused)
 	abort();
 }
 
-bool evsel__is_offcpu_event(struct evsel *evsel __maybe_unused)
-{
-	abort();
-}
-
 struct perf_env *perf_session__env(struct perf_session *session __maybe_unused)
 {
 	abort();

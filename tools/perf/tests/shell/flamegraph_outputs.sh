@@ -451,8 +451,10 @@ for line in open(f'{d}/script'):
     else:
         times.append(int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, '0')))
 span = max(times) - min(times)
-# At least the sleeps; in ns, which is what the graph says it counts.
-assert off >= 4 * 250 * 10**6, off
+# In ns, which is what the graph says it counts: the sleeps, but for
+# one that may begin before perf record's BPF program follows the task
+# (it misses the first now and then).
+assert off >= 3 * 250 * 10**6, off
 g = json.load(open(f'{d}/off.json'))
 assert (g['unit'], g['weight'], total(g)) == ('ns', 'period', off), (g['unit'], total(g), off)
 assert json.load(open(f'{d}/n.json'))['unit'] == 'samples'
