@@ -80,8 +80,8 @@ while read -r verb arg; do
 done < "$top/patches/commits"
 commit
 
-# v2: the series as rebased on 7.3, the cover letter saying what changed.
-git format-patch -q --cover-letter --thread --subject-prefix="PATCH v2" \
+# v3: the cover letter says what changed since v2 and since v1.
+git format-patch -q --cover-letter --thread --subject-prefix="PATCH v3" \
 	-o "$out" "$basecommit"
 # The cover letter: subject and text from patches/cover-letter.txt.
 cover=$(ls "$out"/0000-cover-letter.patch)

@@ -273,7 +273,6 @@ int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *f
 			      enum flamegraph_format format,
 			      struct perf_session *session, const char *tmpl);
 
-
 /**
  * flamegraph__describe_filters - perf report's sample filters in words
  * @sb: where to append them, as "--comms perf, --dsos libc.so.6"
