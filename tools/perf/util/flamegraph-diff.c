@@ -668,21 +668,15 @@ static void flamegraph_diff__compact(struct flamegraph_diff *diff,
 	struct flamegraph_diff_page *page = arg;
 	const struct flamegraph_node *node = new ?: old;
 	FILE *fp = page->fp;
-	int flags = node->kind;
 	bool first = page->first;
 
-	if (node->kernel)
-		flags |= 8;
-	if (flamegraph_node__is_jit(node))
-		flags |= 16;
 	fputs(first ? "[" : ",[", fp);
 	put_index(page, node->label);
-	fprintf(fp, "%d,", flags);
+	fprintf(fp, "%d,", flamegraph_node__page_flags(node));
 	put_index(page, flamegraph_node__dso_name(node));
-	fprintf(fp, "%" PRIu64 ",\"", new ? new->self : 0);
-	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN)
-		fprintf(fp, "%" PRIx64, node->objdump_addr);
-	fputs("\",-1,[", fp);
+	fprintf(fp, "%" PRIu64 ",", new ? new->self : 0);
+	flamegraph_node__put_page_addr(node, fp);
+	fputs(",-1,[", fp);
 	page->first = true;
 	flamegraph_diff__children(diff, old, new, flamegraph_diff__compact, page);
 	page->first = false;

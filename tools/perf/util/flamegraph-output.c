@@ -438,18 +438,33 @@ static int flamegraph_node__collect(const struct flamegraph_node *node,
 	return 0;
 }
 
+int flamegraph_node__page_flags(const struct flamegraph_node *node)
+{
+	int flags = node->kind;
+
+	BUILD_BUG_ON(FLAMEGRAPH_TRUNCATED > FLAMEGRAPH_PAGE_KIND_MASK);
+	if (node->kernel)
+		flags |= FLAMEGRAPH_PAGE_KERNEL;
+	if (flamegraph_node__is_jit(node))
+		flags |= FLAMEGRAPH_PAGE_JIT;
+	return flags;
+}
+
+void flamegraph_node__put_page_addr(const struct flamegraph_node *node, FILE *fp)
+{
+	fputc('"', fp);
+	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN)
+		put_hex(fp, node->objdump_addr);
+	fputc('"', fp);
+}
+
 /* [label, flags, dso, self, addr, srcline, [children], samples]: see the viewer. */
 static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 					   struct flamegraph_strings *hs, FILE *fp)
 {
-	int flags = node->kind;
 	long label, dso, srcline;
 	u32 i;
 
-	if (node->kernel)
-		flags |= 8;
-	if (flamegraph_node__is_jit(node))
-		flags |= 16;
 	/* Collected before: found, not added. */
 	label = flamegraph_strings__add(hs, node->label);
 	dso = flamegraph_strings__add(hs, flamegraph_node__dso_name(node));
@@ -458,15 +473,14 @@ static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 	fputc('[', fp);
 	put_long(fp, label);
 	fputc(',', fp);
-	put_long(fp, flags);
+	put_long(fp, flamegraph_node__page_flags(node));
 	fputc(',', fp);
 	put_long(fp, dso);
 	fputc(',', fp);
 	put_u64(fp, node->self);
-	fputs(",\"", fp);
-	if (node->kind == FLAMEGRAPH_FUNC || node->kind == FLAMEGRAPH_INSN)
-		put_hex(fp, node->objdump_addr);
-	fputs("\",", fp);
+	fputc(',', fp);
+	flamegraph_node__put_page_addr(node, fp);
+	fputc(',', fp);
 	put_long(fp, srcline);
 	fputs(",[", fp);
 	for (i = 0; i < node->nr_children; i++) {

@@ -140,6 +140,33 @@ char *flamegraph__utf8_dup(const char *str);
  */
 void flamegraph__put_json_string(FILE *fp, const char *str, bool html_safe);
 
+/*
+ * The flags of a page's node ([label, flags, dso, ...]), as
+ * flamegraph-viewer.js reads them: the node's kind (enum flamegraph_kind)
+ * in the low bits, then whether it is kernel code and JIT code.
+ */
+#define FLAMEGRAPH_PAGE_KIND_MASK	7
+#define FLAMEGRAPH_PAGE_KERNEL		8
+#define FLAMEGRAPH_PAGE_JIT		16
+
+/**
+ * flamegraph_node__page_flags - a node's flags on the page
+ * @node: the node
+ *
+ * Return: its kind, FLAMEGRAPH_PAGE_KERNEL and FLAMEGRAPH_PAGE_JIT ored.
+ */
+int flamegraph_node__page_flags(const struct flamegraph_node *node);
+
+/**
+ * flamegraph_node__put_page_addr - write a node's address on the page
+ * @node: the node
+ * @fp: output stream
+ *
+ * A function's or an instruction's objdump address as "0x..." in
+ * quotes (the hover card shows it as it is), "" for other nodes.
+ */
+void flamegraph_node__put_page_addr(const struct flamegraph_node *node, FILE *fp);
+
 /**
  * struct flamegraph_strings - the string table of a page's data
  * @index: each string's index in @strings (a util/hashmap)

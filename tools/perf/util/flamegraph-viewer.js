@@ -48,7 +48,8 @@
 
 	const t0 = performance.now();
 	const KIND = ['root', 'comm', 'func', 'unknown', 'insn', 'truncated'];
-	const F_KERNEL = 8, F_JIT = 16;
+	/* A node's flags: FLAMEGRAPH_PAGE_* of flamegraph-output.h. */
+	const KIND_MASK = 7, F_KERNEL = 8, F_JIT = 16;
 	const H = 16;
 	const FONT = '11px sans-serif', TABLE_FONT = '11px monospace';
 	const ELLIPSIS = '\u2026';
@@ -100,7 +101,7 @@
 	function build(a, parent, depth) {
 		const n = {
 			n: a[0] >= 0 ? S[a[0]] : '',
-			kind: a[1] & 7,
+			kind: a[1] & KIND_MASK,
 			kernel: !!(a[1] & F_KERNEL),
 			jit: !!(a[1] & F_JIT),
 			d: a[2] >= 0 ? S[a[2]] : '',

@@ -841,9 +841,16 @@ got = []
 def walk(n):
     if (n[1] & 7) == 4 and n[12]:
         got.append((S[n[0]], S[n[11]], n[10]))
+    # An instruction's address as a plain page has it: 0x and objdump's.
+    m = re.search(r'\[(0x[0-9a-f]+)\]$', S[n[0]])
+    if (n[1] & 7) == 4 and m:
+        assert n[4] == m.group(1), (S[n[0]], n[4])
+        addrs.append(n[4])
     for c in n[6]:
         walk(c)
+addrs = []
 walk(data['root'])
+assert addrs
 want = sorted((c['n'], c['old_n'], 1) for c in leaves if c.get('operands') == 'differ')
 assert sorted(got) == want, (got, want)
 PY
