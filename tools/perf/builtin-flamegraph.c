@@ -546,6 +546,17 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 	return leaf;
 }
 
+/* Widen the time the recording spans (@pfg->first_time, last_time) to @sample's. */
+static void perf_flamegraph__span(struct perf_flamegraph *pfg, struct perf_sample *sample)
+{
+	if (!sample->time || evsel__is_offcpu_event(sample->evsel) ||
+	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num, sample->time))
+		return;
+	if (!pfg->first_time || sample->time < pfg->first_time)
+		pfg->first_time = sample->time;
+	pfg->last_time = max(pfg->last_time, sample->time);
+}
+
 static int process_sample_event(const struct perf_tool *tool,
 				union perf_event *event,
 				struct perf_sample *sample,
@@ -569,12 +580,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	bool by_callers;
 	int ret = 0;
 
-	if (sample->time && !evsel__is_offcpu_event(evsel) &&
-	    !perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num, sample->time)) {
-		if (!pfg->first_time || sample->time < pfg->first_time)
-			pfg->first_time = sample->time;
-		pfg->last_time = max(pfg->last_time, sample->time);
-	}
+	perf_flamegraph__span(pfg, sample);
 	pfe = perf_flamegraph__event(pfg, evsel, &ret);
 	if (!pfe) {
 		pfg->nr_other_event++;
@@ -616,7 +622,6 @@ static int process_sample_event(const struct perf_tool *tool,
 	if (by_callers) {
 		if (!stack && callers_node)
 			stack = flamegraph__add_stack(&pfe->fg, &callers_key, callers_node);
-
 	} else if (pfe->stacks_by_key) {
 		flamegraph__add_stack(&pfe->fg, &key, leaf);
 	}

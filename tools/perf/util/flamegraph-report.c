@@ -229,23 +229,29 @@ static int flamegraph_report__view(struct flamegraph_report *fr, struct strbuf *
 	return err;
 }
 
+/* The first event with entries, as perf report --stdio shows first; or NULL. */
+static struct evsel *flamegraph_report__evsel(struct perf_session *session)
+{
+	struct evsel *pos;
+
+	evlist__for_each_entry(session->evlist, pos) {
+		if (evsel__hists(pos)->nr_entries)
+			return pos;
+	}
+	return NULL;
+}
+
 int flamegraph_report__write(struct flamegraph_report *fr,
 			     struct perf_session *session, float min_pcnt,
 			     int max_stack)
 {
+	struct evsel *evsel = flamegraph_report__evsel(session);
 	struct strbuf view = STRBUF_INIT;
-	struct evsel *evsel = NULL, *pos;
 	struct flamegraph fg, *graph = &fg;
 	int max_entries;
 	FILE *fp;
 	int err;
 
-	evlist__for_each_entry(session->evlist, pos) {
-		if (evsel__hists(pos)->nr_entries) {
-			evsel = pos;
-			break;
-		}
-	}
 	if (!evsel) {
 		pr_err("no samples to show in %s\n", session->data->path);
 		return -ENODATA;
