@@ -11,7 +11,6 @@
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/dso.h"
-#include "util/dso-replaced.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
