@@ -600,16 +600,16 @@ static void flamegraph_diff__json(struct flamegraph_diff *diff,
 {
 	struct flamegraph_diff_json *parent = arg, json = { .fp = parent->fp, .first = true, };
 	const struct flamegraph_node *node = new ?: old;
-	const char *dso = flamegraph_node__dso_name(node);
 	u64 o = old ? old->total : 0, n = new ? new->total : 0;
 	u64 all_old = diff->old->root.total, all_new = diff->new->root.total;
 	FILE *fp = parent->fp;
 
-	fputs(parent->first ? "{\"n\":" : ",{\"n\":", fp);
+	/* A plain graph's keys, NEW's weights; the root names NEW's graph. */
+	fputs(parent->first ? "{" : ",{", fp);
 	parent->first = false;
-	flamegraph__put_json_string(fp, node->label ?: "", /*html_safe=*/false);
-	fprintf(fp, ",\"kind\":\"%s\",\"dso\":", flamegraph_node__kind_name(node));
-	flamegraph__put_json_string(fp, dso ?: "", /*html_safe=*/false);
+	flamegraph_node__put_json_keys(node, new ? new->self : 0, new ? new->samples : 0, fp,
+				       /*html_safe=*/false,
+				       node == &diff->new->root ? diff->new : NULL);
 	fprintf(fp, ",\"match\":\"%s\"", old && new ? "both" : old ? "old" : "new");
 	if (node->kind == FLAMEGRAPH_INSN)
 		fprintf(fp, ",\"how\":\"%s\"", flamegraph_diff_how_names[how]);

@@ -79,8 +79,11 @@ int flamegraph_diff__write_folded(struct flamegraph_diff *diff, FILE *fp);
  * @fp: where to write
  *
  * NEW's tree with OLD's frames added where NEW has none: every node an
- * object with "n" (label, NEW's where both have the frame), "kind",
- * "dso", "match" ("both", "old" or "new": in which graphs the frame is),
+ * object with the keys flamegraph__write_json() writes ("n", NEW's
+ * label where both have the frame, "l", "v" and "s", NEW's weight and
+ * samples ending at it, "k", "d", "a", and in the root "weight",
+ * "event" and "unit"), and "match" ("both", "old" or "new": in which
+ * graphs the frame is),
  * for instruction leaves "how" ("address": the same address and text,
  * "aligned": paired by aligning the disassemblies, "unmatched") and, for
  * an aligned leaf whose registers differ, "operands": "differ", "old_n"

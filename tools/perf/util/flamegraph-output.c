@@ -206,21 +206,19 @@ static void json__put_string(FILE *fp, const char *str, bool html_safe)
 	fputc('"', fp);
 }
 
-/* @fg: for the root, the graph whose weight and event it names; NULL below. */
-static void flamegraph_node__write_json(const struct flamegraph_node *node,
-					FILE *fp, bool html_safe,
-					const struct flamegraph *fg)
+void flamegraph_node__put_json_keys(const struct flamegraph_node *node, u64 self,
+				    u64 samples, FILE *fp, bool html_safe,
+				    const struct flamegraph *fg)
 {
 	const char *dso = flamegraph_node__dso_name(node);
-	u32 i;
 
 	/* No fprintf() per node: its format parsing cost a third of the write. */
-	fputs("{\"n\":", fp);
-	json__put_string(fp, node->label, html_safe);
+	fputs("\"n\":", fp);
+	json__put_string(fp, node->label ?: "", html_safe);
 	fputs(node->kernel ? ",\"l\":\"kernel\",\"v\":" : ",\"l\":\"\",\"v\":", fp);
-	put_u64(fp, node->self);
+	put_u64(fp, self);
 	fputs(",\"s\":", fp);
-	put_u64(fp, node->samples);
+	put_u64(fp, samples);
 	if (fg) {
 		fputs(",\"weight\":\"", fp);
 		fputs(flamegraph_weight__name(fg->weight), fp);
@@ -251,6 +249,17 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 		put_hex(fp, node->objdump_addr);
 		fputc('"', fp);
 	}
+}
+
+/* @fg: for the root, the graph whose weight and event it names; NULL below. */
+static void flamegraph_node__write_json(const struct flamegraph_node *node,
+					FILE *fp, bool html_safe,
+					const struct flamegraph *fg)
+{
+	u32 i;
+
+	fputc('{', fp);
+	flamegraph_node__put_json_keys(node, node->self, node->samples, fp, html_safe, fg);
 	fputs(",\"c\":[", fp);
 	for (i = 0; i < node->nr_children; i++) {
 		if (i)

@@ -140,6 +140,24 @@ char *flamegraph__utf8_dup(const char *str);
  */
 void flamegraph__put_json_string(FILE *fp, const char *str, bool html_safe);
 
+/**
+ * flamegraph_node__put_json_keys - write a node's keys as the JSON writer does
+ * @node: the node
+ * @self: its "v", the weight of the samples that end at it
+ * @samples: its "s", their number
+ * @fp: output stream
+ * @html_safe: as for flamegraph__write_json()
+ * @fg: for the root, the graph whose "weight", "event", "unit" and
+ *      "report_total" it names; NULL below
+ *
+ * "n", "l", "v", "s", the root's keys, "k", "d" and "a", as
+ * flamegraph__write_json() documents them, without the braces and "c":
+ * the --diff writer adds its keys after them.
+ */
+void flamegraph_node__put_json_keys(const struct flamegraph_node *node, u64 self,
+				    u64 samples, FILE *fp, bool html_safe,
+				    const struct flamegraph *fg);
+
 /*
  * The flags of a page's node ([label, flags, dso, ...]), as
  * flamegraph-viewer.js reads them: the node's kind (enum flamegraph_kind)

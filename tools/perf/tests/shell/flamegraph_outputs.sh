@@ -497,7 +497,7 @@ test_diff() {
 import json, sys
 funcs = []
 def walk(n):
-    if n['kind'] == 'func' and n['match'] == 'both':
+    if n['k'] == 'func' and n['match'] == 'both':
         funcs.append(n)
     for c in n['c']:
         walk(c)
@@ -547,7 +547,7 @@ def paths(n, path=()):
 # graph has twice is labelled with its address in that graph alone).
 def dpaths(n, side, path=()):
     label = n.get('old_n', n['n']) if side == 'old' else n['n']
-    here = path + ((n['kind'], n['dso'], label),)
+    here = path + ((n['k'], n.get('d', ''), label),)
     yield here, n
     for c in n['c']:
         yield from dpaths(c, side, here)
@@ -566,6 +566,15 @@ def zero(n):
     for c in n['c']:
         zero(c)
 zero(load('self.json'))
+# A plain graph's keys: "v" and "s" NEW's, frame for frame, and the
+# root's weight, event and unit.
+diff = dict(dpaths(load('diff.json'), 'new'))
+for p, n in paths(load('new.json')):
+    m = diff[p]
+    assert (m['v'], m['s'], m.get('a')) == (n['v'], n['s'], n.get('a')), (p, m, n)
+diff, new = load('diff.json'), load('new.json')
+assert [diff.get(k) for k in ('weight', 'event', 'unit')] == \
+       [new[k] for k in ('weight', 'event', 'unit')], diff.keys()
 PY
 	# Folded: "stack old new" lines that sum to each side's weight, which
 	# is perf script's sum of the periods.
@@ -631,7 +640,7 @@ def split(label):
     return m.group(1), int(m.group(2), 16)
 hot = heaviest(diff, 'hot')
 assert hot and hot['match'] == 'both', hot
-leaves = [c for c in hot['c'] if c['kind'] == 'insn']
+leaves = [c for c in hot['c'] if c['k'] == 'insn']
 aligned = [c for c in leaves if c['how'] == 'aligned']
 # Two builds: every leaf paired by the alignment or not at all; before the
 # multiply the same instructions where they were, after it the loop's
@@ -720,7 +729,7 @@ new_file = files('new', how == 'dwarf')
 # The spins work() called (not the few stacks a frame-pointer walk
 # from a spin's prologue got wrong, which vary from run to run).
 def spins(n, out, parent=''):
-    if n.get('kind', n.get('k')) == 'func' and re.match(r'^spin \(', n['n']) and \
+    if n['k'] == 'func' and re.match(r'^spin \(', n['n']) and \
        parent == 'work':
         out.append(n)
     for c in n.get('c', []):
@@ -809,7 +818,7 @@ def split(label):
     return m.group(1), int(m.group(2), 16)
 mul = heaviest(json.load(open(f'{d}/diff.json')), 'mul')
 assert mul and mul['match'] == 'both', mul
-leaves = [c for c in mul['c'] if c['kind'] == 'insn']
+leaves = [c for c in mul['c'] if c['k'] == 'insn']
 old_only = {split(c['n'])[1] for c in leaves if c['match'] == 'old'}
 differ = 0
 for c in leaves:
@@ -895,7 +904,7 @@ period = [{a: p for a, (p, _) in annotate('perf', f'{d}/O{o}.data', 'prog',
 leaves = {'xor': [], 'add': []}
 def walk(n, parent):
     m = re.match(r'^(?:(xor)q?\s+%rcx, ?%rdx|(add)q?\s+\$0x1, ?%rax) ', n['n'])
-    if n['kind'] == 'insn' and parent.startswith('spin (') and m:
+    if n['k'] == 'insn' and parent.startswith('spin (') and m:
         leaves[m.group(1) or m.group(2)].append(n)
     for c in n['c']:
         walk(c, n['n'])

@@ -35,7 +35,7 @@ def total(node, key="v"):
 def frames(node, name, kind="func"):
     """Every node of KIND named NAME, depth first."""
     return [n for _, n in walk(node)
-            if n.get("kind", n.get("k")) == kind and n["n"] == name]
+            if n["k"] == kind and n["n"] == name]
 
 
 def heaviest(node, name):
