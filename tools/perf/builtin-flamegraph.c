@@ -20,6 +20,7 @@
 #include "util/flamegraph-output.h"
 #include "util/flamegraph-pprof.h"
 #include "util/flamegraph-record.h"
+#include "util/flamegraph-session.h"
 #include "util/flamegraph-srcline.h"
 #include "util/header.h"
 #include "util/machine.h"
@@ -893,6 +894,7 @@ static u64 perf_flamegraph__start_ns(struct perf_flamegraph *pfg,
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
 	FILE *fp = flamegraph_output__open(&pfg->out);
+	struct flamegraph_info info;
 	struct flamegraph_pprof *pp;
 	int err;
 
@@ -909,10 +911,11 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 				flamegraph_pprof__write(pp, perf_session__env(pfg->session),
 							perf_flamegraph__start_ns(pfg, pp), fp));
 	}
-	return flamegraph_output__close(&pfg->out,
-					flamegraph__write_session(pfg->graphs, pfg->nr_graphs,
-								  fp, pfg->format,
-								  pfg->session, pfg->template));
+	flamegraph_info__init(&info, pfg->session);
+	err = flamegraph__write(pfg->graphs, pfg->nr_graphs, fp, pfg->format, &info,
+				pfg->template);
+	flamegraph_info__exit(&info);
+	return flamegraph_output__close(&pfg->out, err);
 }
 
 static void perf_flamegraph__summary(struct perf_flamegraph *pfg)

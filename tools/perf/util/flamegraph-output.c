@@ -22,18 +22,12 @@
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
-#include "data.h"
 #include "debug.h"
 #include "dso.h"
-#include "env.h"
-#include "evsel.h"
 #include "flamegraph.h"
 #include "flamegraph-output.h"
 #include "hashmap.h"
-#include "header.h"
-#include "session.h"
 #include "strbuf.h"
-#include "symbol_conf.h"
 
 #include <util/flamegraph-viewer.h>
 
@@ -757,60 +751,11 @@ const char *flamegraph_format__name(enum flamegraph_format format)
 	return names[format];
 }
 
-static char *perf_env__cmdline(struct perf_env *env)
+int flamegraph__write(struct flamegraph **graphs, int nr_graphs, FILE *fp,
+		      enum flamegraph_format format, const struct flamegraph_info *info,
+		      const char *tmpl)
 {
-	struct strbuf sb = STRBUF_INIT;
 	int i;
-
-	for (i = 0; i < env->nr_cmdline; i++)
-		strbuf_addf(&sb, "%s%s", i ? " " : "", env->cmdline_argv[i]);
-	return strbuf_detach(&sb, NULL);
-}
-
-/*
- * The clocks, perf record --off-cpu's offcpu-time and the sched_stat_*
- * tracepoints (perf inject -s) count ns.
- */
-
-int flamegraph__describe_filters(struct strbuf *sb)
-{
-	const struct {
-		const char *option, *list;
-	} filters[] = {
-		{ "--comms",   symbol_conf.comm_list_str, },
-		{ "--pid",     symbol_conf.pid_list_str, },
-		{ "--tid",     symbol_conf.tid_list_str, },
-		{ "--dsos",    symbol_conf.dso_list_str, },
-		{ "--symbols", symbol_conf.sym_list_str, },
-	};
-	size_t i;
-	int err = 0;
-
-	for (i = 0; i < ARRAY_SIZE(filters) && !err; i++) {
-		if (filters[i].list)
-			err = strbuf_addf(sb, "%s%s %s", sb->len ? ", " : "",
-					  filters[i].option, filters[i].list);
-	}
-	return err;
-}
-
-int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *fp,
-			      enum flamegraph_format format,
-			      struct perf_session *session, const char *tmpl)
-{
-	struct perf_env *env = perf_session__env(session);
-	struct flamegraph_info info = {
-		.title	  = "perf flamegraph",
-		.input	  = session->data->path,
-		.hostname = env->hostname,
-		.cpu	  = env->cpu_desc,
-		.version  = env->version,
-	};
-	char date[64] = "", *header = NULL;
-	size_t header_len = 0;
-	struct stat st;
-	FILE *hfp;
-	int err = 0, i;
 
 	switch (format) {
 	case FLAMEGRAPH_JSON:
@@ -837,30 +782,10 @@ int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *f
 	default:
 		break;
 	}
-	if (tmpl && nr_graphs != 1)
-		return -EINVAL;
-
-	/* As perf report --header's "captured on": the file's time. */
-	if (!perf_data__is_pipe(session->data) &&
-	    !fstat(perf_data__fd(session->data), &st) &&
-	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %Z",
-		     localtime(&st.st_mtime)))
-		info.date = date;
-	/* The header of this recording, not of ./perf.data. */
-	hfp = open_memstream(&header, &header_len);
-	if (hfp) {
-		perf_header__fprintf_info(session, hfp, /*full=*/false);
-		fclose(hfp);
-		info.header = header;
-	}
-	info.cmdline = perf_env__cmdline(env);
 	if (tmpl)
-		err = flamegraph__write_template(graphs[0], fp, tmpl, &info);
-	else
-		err = flamegraph__write_pages(graphs, nr_graphs, fp, &info);
-	free((char *)info.cmdline);
-	free(header);
-	return err;
+		return nr_graphs == 1 ? flamegraph__write_template(graphs[0], fp, tmpl, info) :
+					-EINVAL;
+	return flamegraph__write_pages(graphs, nr_graphs, fp, info);
 }
 
 static int output_error(const char *path, int errnum)

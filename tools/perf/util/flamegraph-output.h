@@ -62,6 +62,7 @@ const char *flamegraph_format__name(enum flamegraph_format format);
  * @version: the perf version that recorded it, or NULL
  * @header: what perf report --header-only prints for the recording, or
  *          NULL
+ * @date_buf: where flamegraph_info__init() writes @date
  */
 struct flamegraph_info {
 	const char *title;
@@ -72,6 +73,7 @@ struct flamegraph_info {
 	const char *date;
 	const char *version;
 	const char *header;
+	char date_buf[64];
 };
 
 /**
@@ -292,43 +294,30 @@ int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
 			       const struct flamegraph_info *info);
 
 /**
- * flamegraph__write_session - write the finished flame graphs of a session
+ * flamegraph__write - write finished flame graphs in a format
  * @graphs: the graphs, flamegraph__finish()ed, one per event, the page's
  *          default at [0]; each names its event, unit and view
  * @nr_graphs: entries in @graphs, at least 1
  * @fp: output stream
- * @format: the output format
- * @session: the session they were built from: the HTML page's header
- *           (host, command line, CPU, perf version, the file's time, and
- *           what perf report --header-only prints) is this session's,
- *           never ./perf.data's
+ * @format: the output format, not pprof (a profile of samples, not of
+ *          trees: flamegraph_pprof__write())
+ * @info: what the HTML page's header says about the recording
+ *        (flamegraph_info__init() makes it from a session)
  * @tmpl: NULL, or the text of a d3-flame-graph template for html, which
  *        holds one graph
  *
  * One graph is written as flamegraph__write_json(), _folded() and
  * _html() write it.  Several: JSON is an array of their trees, folded
  * lines start with a frame that names their event, and the page offers a
- * switch between them.  Shared by perf flamegraph and perf report
- * --flamegraph.
+ * switch between them.  The one write entry of perf flamegraph and perf
+ * report --flamegraph.
  *
- * Return: 0 on success, -EINVAL for a template and several graphs, or
- * the writer's negative errno.
+ * Return: 0 on success, -EINVAL for pprof or a template and several
+ * graphs, or the writer's negative errno.
  */
-int flamegraph__write_session(struct flamegraph **graphs, int nr_graphs, FILE *fp,
-			      enum flamegraph_format format,
-			      struct perf_session *session, const char *tmpl);
-
-/**
- * flamegraph__describe_filters - perf report's sample filters in words
- * @sb: where to append them, as "--comms perf, --dsos libc.so.6"
- *
- * The filters of symbol_conf that perf report and perf flamegraph take
- * from their options (--comms, --pid, --tid, --dsos, --symbols), for the
- * page's header: a filtered graph says so.
- *
- * Return: 0, or -ENOMEM.
- */
-int flamegraph__describe_filters(struct strbuf *sb);
+int flamegraph__write(struct flamegraph **graphs, int nr_graphs, FILE *fp,
+		      enum flamegraph_format format, const struct flamegraph_info *info,
+		      const char *tmpl);
 
 /**
  * struct flamegraph_output - where a flame graph is written

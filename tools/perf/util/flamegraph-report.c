@@ -19,6 +19,7 @@
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
 #include "flamegraph-report.h"
+#include "flamegraph-session.h"
 #include "flamegraph-srcline.h"
 #include "hist.h"
 #include "machine.h"
@@ -248,6 +249,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	struct evsel *evsel = flamegraph_report__evsel(session);
 	struct strbuf view = STRBUF_INIT;
 	struct flamegraph fg, *graph = &fg;
+	struct flamegraph_info info;
 	int max_entries;
 	FILE *fp;
 	int err;
@@ -307,9 +309,10 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		err = -EIO;
 		goto out;
 	}
+	flamegraph_info__init(&info, session);
 	err = flamegraph_output__close(&fr->out,
-				       flamegraph__write_session(&graph, 1, fp, fr->format,
-								 session, NULL));
+				       flamegraph__write(&graph, 1, fp, fr->format, &info, NULL));
+	flamegraph_info__exit(&info);
 	if (!err)
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
 			" frames, %" PRIu64 " instruction leaves, wrote %s\n",

@@ -20,8 +20,6 @@
 
 #include "util/debug.h"
 #include "util/dso.h"
-#include "util/evsel.h"
-#include "util/header.h"
 #include "util/flamegraph.h"
 #include "util/flamegraph-output.h"
 #include "util/machine.h"
@@ -82,34 +80,13 @@ int machine__get_kernel_start(struct machine *machine __maybe_unused)
 	abort();
 }
 
-/*
- * flamegraph-output.c's session and output-file functions are not called
- * here: what they use of the rest of perf only needs to link.
- */
+/* flamegraph-output.c's output-file functions print with pr_err(). */
 int verbose;
 
 int eprintf(int level __maybe_unused, int var __maybe_unused,
 	    const char *fmt __maybe_unused, ...)
 {
 	return 0;
-}
-
-struct symbol_conf symbol_conf;
-
-const char *evsel__name(struct evsel *evsel __maybe_unused)
-{
-	abort();
-}
-
-struct perf_env *perf_session__env(struct perf_session *session __maybe_unused)
-{
-	abort();
-}
-
-int perf_header__fprintf_info(struct perf_session *session __maybe_unused,
-			      FILE *fp __maybe_unused, bool full __maybe_unused)
-{
-	abort();
 }
 
 /* No frame has a map here, so no DSO to ask about. */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a flame graph's page says about the recording and the options it
+ * was made with, in words: made by the commands from their session and
+ * symbol_conf, so that the writers (util/flamegraph-output.c) need
+ * neither.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "data.h"
+#include "env.h"
+#include "flamegraph-output.h"
+#include "flamegraph-session.h"
+#include "header.h"
+#include "session.h"
+#include "strbuf.h"
+#include "symbol_conf.h"
+
+int flamegraph__describe_filters(struct strbuf *sb)
+{
+	const struct {
+		const char *option, *list;
+	} filters[] = {
+		{ "--comms",   symbol_conf.comm_list_str, },
+		{ "--pid",     symbol_conf.pid_list_str, },
+		{ "--tid",     symbol_conf.tid_list_str, },
+		{ "--dsos",    symbol_conf.dso_list_str, },
+		{ "--symbols", symbol_conf.sym_list_str, },
+	};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(filters) && !err; i++) {
+		if (filters[i].list)
+			err = strbuf_addf(sb, "%s%s %s", sb->len ? ", " : "",
+					  filters[i].option, filters[i].list);
+	}
+	return err;
+}
+
+/* The recording's command line, its words joined; NULL without memory. */
+static char *perf_env__cmdline(struct perf_env *env)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < env->nr_cmdline; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", env->cmdline_argv[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+void flamegraph_info__init(struct flamegraph_info *info, struct perf_session *session)
+{
+	struct perf_env *env = perf_session__env(session);
+	size_t header_len = 0;
+	char *header = NULL;
+	struct stat st;
+	FILE *hfp;
+
+	*info = (struct flamegraph_info){
+		.title	  = "perf flamegraph",
+		.input	  = session->data->path,
+		.hostname = env->hostname,
+		.cpu	  = env->cpu_desc,
+		.version  = env->version,
+	};
+	/* As perf report --header's "captured on": the file's time. */
+	if (!perf_data__is_pipe(session->data) &&
+	    !fstat(perf_data__fd(session->data), &st) &&
+	    strftime(info->date_buf, sizeof(info->date_buf), "%Y-%m-%d %H:%M:%S %Z",
+		     localtime(&st.st_mtime)))
+		info->date = info->date_buf;
+	/* The header of this recording, not of ./perf.data. */
+	hfp = open_memstream(&header, &header_len);
+	if (hfp) {
+		perf_header__fprintf_info(session, hfp, /*full=*/false);
+		fclose(hfp);
+		info->header = header;
+	}
+	info->cmdline = perf_env__cmdline(env);
+}
+
+void flamegraph_info__exit(struct flamegraph_info *info)
+{
+	zfree((char **)&info->cmdline);
+	zfree((char **)&info->header);
+}
