@@ -66,6 +66,8 @@ struct perf_flamegraph_event {
 	char			*name;
 	/* Its place in -e's list. */
 	int			nth;
+	/* What the writers say of it: its event, unit and view. */
+	struct flamegraph_labels labels;
 	struct strbuf		view;
 	/* Frame-pointer callchains: a sample's key tells its stack. */
 	bool			stacks_by_key;
@@ -433,15 +435,15 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	pfe->stacks_by_key = perf_flamegraph__stacks_by_key(evsel);
 	pfe->callers_by_key = perf_flamegraph__callers_by_key(evsel);
 	pfe->max_stack = perf_flamegraph__max_stack(pfg, evsel);
-	pfe->fg.event = pfe->name;
-	pfe->fg.unit = evsel__period_unit(evsel);
+	pfe->labels.event = pfe->name;
+	pfe->labels.unit = evsel__period_unit(evsel);
 	events[pfg->nr_events++] = pfe;
 	if (pfg->format == FLAMEGRAPH_PPROF) {
 		/* Every sample to pprof: the tree's shortcuts skip its resolution. */
 		pfe->stacks_by_key = false;
 		pfe->callers_by_key = false;
 		pfe->pprof = malloc(sizeof(*pfe->pprof));
-		if (!pfe->pprof || flamegraph_pprof__init(pfe->pprof, pfe->name, pfe->fg.unit)) {
+		if (!pfe->pprof || flamegraph_pprof__init(pfe->pprof, pfe->name, pfe->labels.unit)) {
 			zfree(&pfe->pprof);
 			*err = -ENOMEM;
 			evsel->priv = pfe;
@@ -870,7 +872,7 @@ static int perf_flamegraph_event__view(struct perf_flamegraph *pfg,
 	if (!err && sb->len)
 		err = strbuf_addf(sb, ": %" PRIu64 " of %" PRIu64 " samples left out",
 				  pfe->nr_filtered, pfe->nr_filtered + pfe->fg.nr_samples);
-	pfe->fg.view = sb->len ? sb->buf : NULL;
+	pfe->labels.view = sb->len ? sb->buf : NULL;
 	return err;
 }
 
@@ -891,12 +893,19 @@ static u64 perf_flamegraph__start_ns(struct perf_flamegraph *pfg,
 	return end - (pp->last_time - pp->first_time);
 }
 
+/* What the writers say of a graph of ours besides its tree. */
+static struct flamegraph_labels *perf_flamegraph__labels(struct flamegraph *fg)
+{
+	return &container_of(fg, struct perf_flamegraph_event, fg)->labels;
+}
+
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
 	FILE *fp = flamegraph_output__open(&pfg->out);
+	struct flamegraph_labels *labels;
 	struct flamegraph_info info;
 	struct flamegraph_pprof *pp;
-	int err;
+	int err, i;
 
 	if (!fp)
 		return -EIO;
@@ -911,10 +920,16 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 				flamegraph_pprof__write(pp, perf_session__env(pfg->session),
 							perf_flamegraph__start_ns(pfg, pp), fp));
 	}
+	labels = calloc(pfg->nr_graphs, sizeof(*labels));
+	if (!labels)
+		return flamegraph_output__close(&pfg->out, -ENOMEM);
+	for (i = 0; i < pfg->nr_graphs; i++)
+		labels[i] = *perf_flamegraph__labels(pfg->graphs[i]);
 	flamegraph_info__init(&info, pfg->session);
-	err = flamegraph__write(pfg->graphs, pfg->nr_graphs, fp, pfg->format, &info,
+	err = flamegraph__write(pfg->graphs, labels, pfg->nr_graphs, fp, pfg->format, &info,
 				pfg->template);
 	flamegraph_info__exit(&info);
+	free(labels);
 	return flamegraph_output__close(&pfg->out, err);
 }
 
@@ -1279,6 +1294,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	diff.new = pfg->graphs[0];
 	diff.old_path = pfg->diff_base;
 	diff.new_path = pfg->session->data->path;
+	diff.labels = perf_flamegraph__labels(diff.new);
 	/* Instruction leaves are paired across a rebuild only with --asm. */
 	if (pfg->asm_leaves) {
 		diff.old_env = perf_session__env(old.session);
@@ -1299,7 +1315,8 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	if (!err && !quiet)
 		fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s' before (%s), %" PRIu64
 			" after (%s), wrote %s (%s, two weights)\n",
-			old.graphs[0]->nr_samples, old.graphs[0]->event ?: "?", pfg->diff_base,
+			old.graphs[0]->nr_samples, perf_flamegraph__labels(old.graphs[0])->event ?: "?",
+			pfg->diff_base,
 			pfg->graphs[0]->nr_samples, pfg->session->data->path,
 			strcmp(pfg->output, "-") ? pfg->output : "stdout",
 			flamegraph_format__name(pfg->format));

@@ -142,6 +142,7 @@ static int add_sample(struct fg_test *t, pid_t pid, const struct fake_frame *ffs
 static char *write_to_string(struct flamegraph *fg, enum flamegraph_format fmt,
 			     const struct flamegraph_info *page)
 {
+	struct flamegraph_labels labels = { .event = NULL, };
 	char *buf = NULL;
 	size_t size = 0;
 	FILE *fp = open_memstream(&buf, &size);
@@ -150,11 +151,11 @@ static char *write_to_string(struct flamegraph *fg, enum flamegraph_format fmt,
 	if (!fp)
 		return NULL;
 	if (page)
-		err = flamegraph__write_html(fg, fp, page);
+		err = flamegraph__write_html(fg, &labels, fp, page);
 	else if (fmt == FLAMEGRAPH_FOLDED)
 		err = flamegraph__write_folded(fg, fp);
 	else
-		err = flamegraph__write_json(fg, fp, fmt == FLAMEGRAPH_HTML);
+		err = flamegraph__write_json(fg, &labels, fp, fmt == FLAMEGRAPH_HTML);
 	fclose(fp);
 	if (err)
 		zfree(&buf);

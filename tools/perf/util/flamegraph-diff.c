@@ -609,7 +609,8 @@ static void flamegraph_diff__json(struct flamegraph_diff *diff,
 	parent->first = false;
 	flamegraph_node__put_json_keys(node, new ? new->self : 0, new ? new->samples : 0, fp,
 				       /*html_safe=*/false,
-				       node == &diff->new->root ? diff->new : NULL);
+				       node == &diff->new->root ? diff->new : NULL,
+				       node == &diff->new->root ? diff->labels : NULL);
 	fprintf(fp, ",\"match\":\"%s\"", old && new ? "both" : old ? "old" : "new");
 	if (node->kind == FLAMEGRAPH_INSN)
 		fprintf(fp, ",\"how\":\"%s\"", flamegraph_diff_how_names[how]);
@@ -726,8 +727,8 @@ static int flamegraph_diff__write_data(FILE *fp, void *arg)
 		flamegraph_weight__name(diff->new->weight));
 	put_info(fp, "input", diff->new_path);
 	put_info(fp, "base", diff->old_path);
-	put_info(fp, "event", diff->new->event);
-	put_info(fp, "unit", diff->new->unit);
+	put_info(fp, "event", diff->labels->event);
+	put_info(fp, "unit", diff->labels->unit);
 	fputs("},\n\"strings\":", fp);
 	flamegraph_strings__write(&page.strings, fp);
 	fputs(",\n\"root\":", fp);

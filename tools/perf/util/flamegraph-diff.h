@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 struct flamegraph;
+struct flamegraph_labels;
 struct hashmap;
 struct perf_env;
 
@@ -17,6 +18,7 @@ struct perf_env;
  * @new_env: likewise for @new
  * @old_path: @old's recording, for the HTML page's header
  * @new_path: @new's recording, likewise
+ * @labels: @new's event and unit, which the writers name
  * @sources: private, the writers' own: what keeps functions of one name
  *           apart, by symbol
  *
@@ -53,6 +55,7 @@ struct flamegraph_diff {
 	struct perf_env		*new_env;
 	const char		*old_path;
 	const char		*new_path;
+	const struct flamegraph_labels *labels;
 	struct hashmap		*sources;
 };
 

@@ -200,9 +200,25 @@ static void json__put_string(FILE *fp, const char *str, bool html_safe)
 	fputc('"', fp);
 }
 
+/* A node's kind, as JSON's "k" names it. */
+static const char *flamegraph_node__kind_name(const struct flamegraph_node *node)
+{
+	static const char * const names[] = {
+		[FLAMEGRAPH_ROOT]	= "root",
+		[FLAMEGRAPH_COMM]	= "comm",
+		[FLAMEGRAPH_FUNC]	= "func",
+		[FLAMEGRAPH_UNKNOWN]	= "unknown",
+		[FLAMEGRAPH_INSN]	= "insn",
+		[FLAMEGRAPH_TRUNCATED]	= "truncated",
+	};
+
+	return names[node->kind];
+}
+
 void flamegraph_node__put_json_keys(const struct flamegraph_node *node, u64 self,
 				    u64 samples, FILE *fp, bool html_safe,
-				    const struct flamegraph *fg)
+				    const struct flamegraph *fg,
+				    const struct flamegraph_labels *labels)
 {
 	const char *dso = flamegraph_node__dso_name(node);
 
@@ -218,18 +234,18 @@ void flamegraph_node__put_json_keys(const struct flamegraph_node *node, u64 self
 		fputs(flamegraph_weight__name(fg->weight), fp);
 		fputc('"', fp);
 	}
-	if (fg && fg->event) {
+	if (fg && labels->event) {
 		fputs(",\"event\":", fp);
-		json__put_string(fp, fg->event, html_safe);
+		json__put_string(fp, labels->event, html_safe);
 	}
-	if (fg && (fg->unit || fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES)) {
+	if (fg && (labels->unit || fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES)) {
 		fputs(",\"unit\":", fp);
 		json__put_string(fp, fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES ? "samples" :
-				 fg->unit, html_safe);
+				 labels->unit, html_safe);
 	}
-	if (fg && fg->report_total) {
+	if (fg && labels->report_total) {
 		fputs(",\"report_total\":", fp);
-		put_u64(fp, fg->report_total);
+		put_u64(fp, labels->report_total);
 	}
 	fputs(",\"k\":\"", fp);
 	fputs(flamegraph_node__kind_name(node), fp);
@@ -245,27 +261,33 @@ void flamegraph_node__put_json_keys(const struct flamegraph_node *node, u64 self
 	}
 }
 
-/* @fg: for the root, the graph whose weight and event it names; NULL below. */
+/*
+ * @fg, @labels: for the root, the graph whose weight, event and unit it
+ * names; NULL below.
+ */
 static void flamegraph_node__write_json(const struct flamegraph_node *node,
 					FILE *fp, bool html_safe,
-					const struct flamegraph *fg)
+					const struct flamegraph *fg,
+					const struct flamegraph_labels *labels)
 {
 	u32 i;
 
 	fputc('{', fp);
-	flamegraph_node__put_json_keys(node, node->self, node->samples, fp, html_safe, fg);
+	flamegraph_node__put_json_keys(node, node->self, node->samples, fp, html_safe, fg,
+				       labels);
 	fputs(",\"c\":[", fp);
 	for (i = 0; i < node->nr_children; i++) {
 		if (i)
 			fputc(',', fp);
-		flamegraph_node__write_json(node->sorted[i], fp, html_safe, NULL);
+		flamegraph_node__write_json(node->sorted[i], fp, html_safe, NULL, NULL);
 	}
 	fputs("]}", fp);
 }
 
-int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe)
+int flamegraph__write_json(struct flamegraph *fg, const struct flamegraph_labels *labels,
+			   FILE *fp, bool html_safe)
 {
-	flamegraph_node__write_json(&fg->root, fp, html_safe, fg);
+	flamegraph_node__write_json(&fg->root, fp, html_safe, fg, labels);
 	if (!html_safe)
 		fputc('\n', fp);
 	return ferror(fp) ? -EIO : 0;
@@ -508,16 +530,16 @@ static void html__put_info(FILE *fp, bool *first, const char *key,
 
 /* The graph's own part of the page's info: its event, unit and view. */
 static void html__put_graph_info(FILE *fp, bool *first, const struct flamegraph *fg,
-				 bool with_weight)
+				 const struct flamegraph_labels *labels, bool with_weight)
 {
-	html__put_info(fp, first, "event", fg->event);
+	html__put_info(fp, first, "event", labels->event);
 	if (with_weight)
 		html__put_info(fp, first, "weight", flamegraph_weight__name(fg->weight));
-	html__put_info(fp, first, "unit", fg->unit);
-	html__put_info(fp, first, "view", fg->view);
-	if (fg->report_total) {
+	html__put_info(fp, first, "unit", labels->unit);
+	html__put_info(fp, first, "view", labels->view);
+	if (labels->report_total) {
 		fprintf(fp, "%s\"report_total\":%" PRIu64, *first ? "" : ",",
-			fg->report_total);
+			labels->report_total);
 		*first = false;
 	}
 }
@@ -529,6 +551,7 @@ static void html__put_graph_info(FILE *fp, bool *first, const struct flamegraph 
 /* The graphs of flamegraph__write_pages(), for flamegraph__write_data(). */
 struct flamegraph_pages {
 	struct flamegraph		**graphs;
+	const struct flamegraph_labels	*labels;
 	int				nr_graphs;
 	const struct flamegraph_info	*info;
 };
@@ -537,6 +560,7 @@ static int flamegraph__write_data(FILE *fp, void *arg)
 {
 	struct flamegraph_pages *pages = arg;
 	struct flamegraph **graphs = pages->graphs;
+	const struct flamegraph_labels *labels = pages->labels;
 	const struct flamegraph_info *info = pages->info;
 	int nr_graphs = pages->nr_graphs;
 	struct flamegraph_strings hs;
@@ -555,7 +579,7 @@ static int flamegraph__write_data(FILE *fp, void *arg)
 	html__put_info(fp, &first, "input", info->input);
 	html__put_info(fp, &first, "host", info->hostname);
 	if (nr_graphs == 1)
-		html__put_graph_info(fp, &first, graphs[0], /*with_weight=*/true);
+		html__put_graph_info(fp, &first, graphs[0], &labels[0], /*with_weight=*/true);
 	else
 		html__put_info(fp, &first, "weight", flamegraph_weight__name(graphs[0]->weight));
 	html__put_info(fp, &first, "cmdline", info->cmdline);
@@ -573,7 +597,8 @@ static int flamegraph__write_data(FILE *fp, void *arg)
 		for (g = 0; g < nr_graphs; g++) {
 			first = true;
 			fputs(g ? ",\n{\"info\":{" : "{\"info\":{", fp);
-			html__put_graph_info(fp, &first, graphs[g], /*with_weight=*/false);
+			html__put_graph_info(fp, &first, graphs[g], &labels[g],
+					     /*with_weight=*/false);
 			fputs("},\"root\":", fp);
 			flamegraph_node__write_compact(&graphs[g]->root, &hs, fp);
 			fputc('}', fp);
@@ -610,11 +635,13 @@ int flamegraph__write_page(FILE *fp, const struct flamegraph_info *info,
 	return ferror(fp) ? -EIO : 0;
 }
 
-static int flamegraph__write_pages(struct flamegraph **graphs, int nr_graphs,
+static int flamegraph__write_pages(struct flamegraph **graphs,
+				   const struct flamegraph_labels *labels, int nr_graphs,
 				   FILE *fp, const struct flamegraph_info *info)
 {
 	struct flamegraph_pages pages = {
 		.graphs	   = graphs,
+		.labels	   = labels,
 		.nr_graphs = nr_graphs,
 		.info	   = info,
 	};
@@ -622,10 +649,10 @@ static int flamegraph__write_pages(struct flamegraph **graphs, int nr_graphs,
 	return flamegraph__write_page(fp, info, flamegraph__write_data, &pages);
 }
 
-int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
-			   const struct flamegraph_info *info)
+int flamegraph__write_html(struct flamegraph *fg, const struct flamegraph_labels *labels,
+			   FILE *fp, const struct flamegraph_info *info)
 {
-	return flamegraph__write_pages(&fg, 1, fp, info);
+	return flamegraph__write_pages(&fg, labels, 1, fp, info);
 }
 
 static const char flamegraph_json_marker[] = "/** @flamegraph_json **/";
@@ -669,9 +696,9 @@ out_err:
 	return -EINVAL;
 }
 
-int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
-			       const char *tmpl,
-			       const struct flamegraph_info *info)
+int flamegraph__write_template(struct flamegraph *fg,
+			       const struct flamegraph_labels *labels, FILE *fp,
+			       const char *tmpl, const struct flamegraph_info *info)
 {
 	const char *p = tmpl;
 
@@ -690,7 +717,7 @@ int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
 		}
 		fwrite(p, 1, next - p, fp);
 		if (next == tree) {
-			flamegraph__write_json(fg, fp, /*html_safe=*/true);
+			flamegraph__write_json(fg, labels, fp, /*html_safe=*/true);
 			p = next + strlen(flamegraph_json_marker);
 		} else {
 			fputs("{\"colorscheme\":\"blue-green\",\"context\":", fp);
@@ -751,20 +778,22 @@ const char *flamegraph_format__name(enum flamegraph_format format)
 	return names[format];
 }
 
-int flamegraph__write(struct flamegraph **graphs, int nr_graphs, FILE *fp,
-		      enum flamegraph_format format, const struct flamegraph_info *info,
-		      const char *tmpl)
+int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels *labels,
+		      int nr_graphs, FILE *fp, enum flamegraph_format format,
+		      const struct flamegraph_info *info, const char *tmpl)
 {
 	int i;
 
 	switch (format) {
 	case FLAMEGRAPH_JSON:
 		if (nr_graphs == 1)
-			return flamegraph__write_json(graphs[0], fp, /*html_safe=*/false);
+			return flamegraph__write_json(graphs[0], &labels[0], fp,
+						      /*html_safe=*/false);
 		/* Several: an array of their trees, each root naming its event. */
 		for (i = 0; i < nr_graphs; i++) {
 			fputs(i ? ",\n" : "[", fp);
-			flamegraph_node__write_json(&graphs[i]->root, fp, false, graphs[i]);
+			flamegraph_node__write_json(&graphs[i]->root, fp, false, graphs[i],
+						    &labels[i]);
 		}
 		fputs("]\n", fp);
 		return ferror(fp) ? -EIO : 0;
@@ -773,7 +802,7 @@ int flamegraph__write(struct flamegraph **graphs, int nr_graphs, FILE *fp,
 			return flamegraph__write_folded(graphs[0], fp);
 		/* Several: each line's first frame names its event. */
 		for (i = 0; i < nr_graphs; i++)
-			flamegraph_node__write_folded(&graphs[i]->root, fp, graphs[i]->event);
+			flamegraph_node__write_folded(&graphs[i]->root, fp, labels[i].event);
 		return ferror(fp) ? -EIO : 0;
 	case FLAMEGRAPH_PPROF:
 		/* Of samples, not trees: flamegraph_pprof__write(). */
@@ -783,9 +812,10 @@ int flamegraph__write(struct flamegraph **graphs, int nr_graphs, FILE *fp,
 		break;
 	}
 	if (tmpl)
-		return nr_graphs == 1 ? flamegraph__write_template(graphs[0], fp, tmpl, info) :
-					-EINVAL;
-	return flamegraph__write_pages(graphs, nr_graphs, fp, info);
+		return nr_graphs == 1 ?
+		       flamegraph__write_template(graphs[0], &labels[0], fp, tmpl, info) :
+		       -EINVAL;
+	return flamegraph__write_pages(graphs, labels, nr_graphs, fp, info);
 }
 
 static int output_error(const char *path, int errnum)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <linux/types.h>
 
 struct evsel;
 struct flamegraph;
@@ -77,8 +78,30 @@ struct flamegraph_info {
 };
 
 /**
+ * struct flamegraph_labels - what the writers say about a graph besides
+ *                            its tree, made by the command that built it
+ * @event: the name of the event whose samples these are (borrowed); NULL
+ *         where not known
+ * @unit: the unit of its periods (evsel__period_unit()) (borrowed); NULL
+ *        where not known
+ * @view: how the graph differs from the recording's (filters, samples
+ *        left out), for the page's header (borrowed); NULL: it doesn't
+ * @report_total: perf report --flamegraph: the total period perf report's
+ *                percentages are of (hists__total_period(): what filters
+ *                and --percent-limit left out is in it), for the page to
+ *                show them beside its own shares; 0 elsewhere
+ */
+struct flamegraph_labels {
+	const char	*event;
+	const char	*unit;
+	const char	*view;
+	u64		report_total;
+};
+
+/**
  * flamegraph__write_json - write the tree as JSON
  * @fg: a finished flame graph
+ * @labels: what the root says about it
  * @fp: output stream
  * @html_safe: also escape '<', '>' and '&' so the text can be embedded in
  *             an HTML <script> element
@@ -88,15 +111,16 @@ struct flamegraph_info {
  * their number), "c" children, as upstream's flamegraph.py writes them;
  * plus "s" the number of those samples, "k" kind, "d" DSO and "a"
  * objdump address where known, and in the root "weight", the name of
- * @fg's weight (flamegraph_weight__name()), "event", @fg's event, and
- * "unit", that of "v": "samples", or with periods @fg's unit
+ * @fg's weight (flamegraph_weight__name()), "event", @labels' event,
+ * and "unit", that of "v": "samples", or with periods @labels' unit
  * (evsel__period_unit(): "ns" for time), and for perf report
- * --flamegraph "report_total", @fg's @report_total.
+ * --flamegraph "report_total", @labels' @report_total.
  * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
  *
  * Return: 0 on success, -EIO when writing failed.
  */
-int flamegraph__write_json(struct flamegraph *fg, FILE *fp, bool html_safe);
+int flamegraph__write_json(struct flamegraph *fg, const struct flamegraph_labels *labels,
+			   FILE *fp, bool html_safe);
 
 /**
  * flamegraph__write_folded - write one line per distinct stack
@@ -149,8 +173,9 @@ void flamegraph__put_json_string(FILE *fp, const char *str, bool html_safe);
  * @samples: its "s", their number
  * @fp: output stream
  * @html_safe: as for flamegraph__write_json()
- * @fg: for the root, the graph whose "weight", "event", "unit" and
- *      "report_total" it names; NULL below
+ * @fg: for the root, the graph whose "weight" it names; NULL below
+ * @labels: for the root, its "event", "unit" and "report_total"; NULL
+ *          below
  *
  * "n", "l", "v", "s", the root's keys, "k", "d" and "a", as
  * flamegraph__write_json() documents them, without the braces and "c":
@@ -158,7 +183,8 @@ void flamegraph__put_json_string(FILE *fp, const char *str, bool html_safe);
  */
 void flamegraph_node__put_json_keys(const struct flamegraph_node *node, u64 self,
 				    u64 samples, FILE *fp, bool html_safe,
-				    const struct flamegraph *fg);
+				    const struct flamegraph *fg,
+				    const struct flamegraph_labels *labels);
 
 /*
  * The flags of a page's node ([label, flags, dso, ...]), as
@@ -250,6 +276,7 @@ int flamegraph__write_page(FILE *fp, const struct flamegraph_info *info,
 /**
  * flamegraph__write_html - write a self-contained interactive page
  * @fg: a finished flame graph
+ * @labels: its event, unit and view, for the page's header
  * @fp: output stream
  * @info: what the page header shows about the recording
  *
@@ -259,8 +286,8 @@ int flamegraph__write_page(FILE *fp, const struct flamegraph_info *info,
  *
  * Return: 0 on success, -ENOMEM, -EIO when writing failed.
  */
-int flamegraph__write_html(struct flamegraph *fg, FILE *fp,
-			   const struct flamegraph_info *info);
+int flamegraph__write_html(struct flamegraph *fg, const struct flamegraph_labels *labels,
+			   FILE *fp, const struct flamegraph_info *info);
 
 /**
  * flamegraph__read_template - read a d3-flame-graph HTML template
@@ -276,6 +303,7 @@ int flamegraph__read_template(const char *path, char **tmpl);
 /**
  * flamegraph__write_template - fill in a d3-flame-graph HTML template
  * @fg: a finished flame graph
+ * @labels: what the tree's root says about it
  * @fp: output stream
  * @tmpl: the template's text, as upstream's flamegraph.py reads it
  *        (d3-flame-graph's d3-flamegraph-base.html)
@@ -289,15 +317,16 @@ int flamegraph__read_template(const char *path, char **tmpl);
  * Return: 0 on success, -EINVAL if the template lacks the tree's marker,
  * -EIO when writing failed.
  */
-int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
-			       const char *tmpl,
-			       const struct flamegraph_info *info);
+int flamegraph__write_template(struct flamegraph *fg,
+			       const struct flamegraph_labels *labels, FILE *fp,
+			       const char *tmpl, const struct flamegraph_info *info);
 
 /**
  * flamegraph__write - write finished flame graphs in a format
  * @graphs: the graphs, flamegraph__finish()ed, one per event, the page's
- *          default at [0]; each names its event, unit and view
- * @nr_graphs: entries in @graphs, at least 1
+ *          default at [0]
+ * @labels: each graph's event, unit and view, as @graphs
+ * @nr_graphs: entries in @graphs and @labels, at least 1
  * @fp: output stream
  * @format: the output format, not pprof (a profile of samples, not of
  *          trees: flamegraph_pprof__write())
@@ -315,9 +344,9 @@ int flamegraph__write_template(struct flamegraph *fg, FILE *fp,
  * Return: 0 on success, -EINVAL for pprof or a template and several
  * graphs, or the writer's negative errno.
  */
-int flamegraph__write(struct flamegraph **graphs, int nr_graphs, FILE *fp,
-		      enum flamegraph_format format, const struct flamegraph_info *info,
-		      const char *tmpl);
+int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels *labels,
+		      int nr_graphs, FILE *fp, enum flamegraph_format format,
+		      const struct flamegraph_info *info, const char *tmpl);
 
 /**
  * struct flamegraph_output - where a flame graph is written

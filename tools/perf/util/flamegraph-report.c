@@ -249,6 +249,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	struct evsel *evsel = flamegraph_report__evsel(session);
 	struct strbuf view = STRBUF_INIT;
 	struct flamegraph fg, *graph = &fg;
+	struct flamegraph_labels labels = { .event = NULL, };
 	struct flamegraph_info info;
 	int max_entries;
 	FILE *fp;
@@ -276,8 +277,8 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	err = flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD);
 	if (err)
 		return err;
-	fg.event = evsel__name(evsel);
-	fg.unit = evsel__period_unit(evsel);
+	labels.event = evsel__name(evsel);
+	labels.unit = evsel__period_unit(evsel);
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
 				    callchain_param.order == ORDER_CALLER,
 				    fr->asm_leaves, max_entries);
@@ -296,13 +297,13 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	if (!err)
 		err = flamegraph_report__view(fr, &view, &fg, evsel, min_pcnt);
 	/* perf report's percentages, which the page shows beside its own. */
-	fg.report_total = hists__total_period(evsel__hists(evsel));
+	labels.report_total = hists__total_period(evsel__hists(evsel));
 	if (!err && callchain_param.order == ORDER_CALLEE)
 		err = strbuf_addf(&view, "%s%s", view.len ? "; " : "",
 				  "inverted (-g callee): sampled functions at the root");
 	if (err)
 		goto out;
-	fg.view = view.len ? view.buf : NULL;
+	labels.view = view.len ? view.buf : NULL;
 
 	fp = flamegraph_output__open(&fr->out);
 	if (!fp) {
@@ -311,7 +312,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	}
 	flamegraph_info__init(&info, session);
 	err = flamegraph_output__close(&fr->out,
-				       flamegraph__write(&graph, 1, fp, fr->format, &info, NULL));
+				       flamegraph__write(&graph, &labels, 1, fp, fr->format, &info, NULL));
 	flamegraph_info__exit(&info);
 	if (!err)
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64

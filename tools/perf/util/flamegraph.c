@@ -662,20 +662,6 @@ bool flamegraph_node__is_jit(const struct flamegraph_node *node)
 		!strcmp(name + len - 3, ".so"));
 }
 
-const char *flamegraph_node__kind_name(const struct flamegraph_node *node)
-{
-	static const char * const names[] = {
-		[FLAMEGRAPH_ROOT]	= "root",
-		[FLAMEGRAPH_COMM]	= "comm",
-		[FLAMEGRAPH_FUNC]	= "func",
-		[FLAMEGRAPH_UNKNOWN]	= "unknown",
-		[FLAMEGRAPH_INSN]	= "insn",
-		[FLAMEGRAPH_TRUNCATED]	= "truncated",
-	};
-
-	return names[node->kind];
-}
-
 const char *flamegraph_weight__name(enum flamegraph_weight weight)
 {
 	return weight == FLAMEGRAPH_WEIGHT_SAMPLES ? "samples" : "period";

@@ -144,16 +144,6 @@ enum flamegraph_weight {
  * @nr_nodes: nodes in the tree, the root included
  * @nr_leaves: instruction leaves (FLAMEGRAPH_INSN nodes)
  * @weight: what the nodes' @self and @total sum
- * @event: the name of the event whose samples these are, for the
- *         writers (borrowed); NULL where not known
- * @unit: the unit of its periods (evsel__period_unit()), for the
- *        writers (borrowed); NULL where not known
- * @view: how the graph differs from the recording's (filters, samples
- *        left out), for the page's header (borrowed); NULL: it doesn't
- * @report_total: perf report --flamegraph: the total period perf report's
- *                percentages are of (hists__total_period(): what filters
- *                and --percent-limit left out is in it), for the page to
- *                show them beside its own shares; 0 elsewhere
  * @nr_samples: samples added
  * @insns: the distinct sampled instructions, in no particular order, for
  *         flamegraph__decode_insns() and flamegraph__add_srclines()
@@ -174,10 +164,6 @@ struct flamegraph {
 	u64			nr_nodes;
 	u64			nr_leaves;
 	enum flamegraph_weight	weight;
-	const char		*event;
-	const char		*unit;
-	const char		*view;
-	u64			report_total;
 	u64			nr_samples;
 	struct flamegraph_insn	**insns;
 	size_t			nr_insns;
@@ -485,14 +471,6 @@ const char *flamegraph_node__dso_name(const struct flamegraph_node *node);
  * perf inject --jit.
  */
 bool flamegraph_node__is_jit(const struct flamegraph_node *node);
-
-/**
- * flamegraph_node__kind_name - name of a node's kind in JSON and HTML
- * @node: the node
- *
- * Return: "root", "comm", "func", "unknown" or "insn".
- */
-const char *flamegraph_node__kind_name(const struct flamegraph_node *node);
 
 /**
  * flamegraph_node__srcline - the source line shown for a node

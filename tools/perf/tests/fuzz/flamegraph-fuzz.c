@@ -164,6 +164,7 @@ static void count_stacks(const struct flamegraph_node *node, int depth,
 
 static char *write_out(struct flamegraph *fg, int what, size_t *len)
 {
+	struct flamegraph_labels labels = { .event = "fuzz", .unit = "ns", };
 	struct flamegraph_info info = { .title = "fuzz", };
 	char *buf = NULL;
 	FILE *fp = open_memstream(&buf, len);
@@ -171,13 +172,13 @@ static char *write_out(struct flamegraph *fg, int what, size_t *len)
 	if (!fp)
 		abort();
 	if (what == 0)
-		flamegraph__write_json(fg, fp, false);
+		flamegraph__write_json(fg, &labels, fp, false);
 	else if (what == 1)
-		flamegraph__write_json(fg, fp, true);
+		flamegraph__write_json(fg, &labels, fp, true);
 	else if (what == 2)
 		flamegraph__write_folded(fg, fp);
 	else
-		flamegraph__write_html(fg, fp, &info);
+		flamegraph__write_html(fg, &labels, fp, &info);
 	fclose(fp);
 	return buf;
 }
