@@ -443,7 +443,8 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 		pfe->stacks_by_key = false;
 		pfe->callers_by_key = false;
 		pfe->pprof = malloc(sizeof(*pfe->pprof));
-		if (!pfe->pprof || flamegraph_pprof__init(pfe->pprof, pfe->name, pfe->labels.unit)) {
+		if (!pfe->pprof ||
+		    flamegraph_pprof__init(pfe->pprof, pfe->name, pfe->labels.unit)) {
 			zfree(&pfe->pprof);
 			*err = -ENOMEM;
 			evsel->priv = pfe;
@@ -1315,8 +1316,8 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	if (!err && !quiet)
 		fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s' before (%s), %" PRIu64
 			" after (%s), wrote %s (%s, two weights)\n",
-			old.graphs[0]->nr_samples, perf_flamegraph__labels(old.graphs[0])->event ?: "?",
-			pfg->diff_base,
+			old.graphs[0]->nr_samples,
+			perf_flamegraph__labels(old.graphs[0])->event ?: "?", pfg->diff_base,
 			pfg->graphs[0]->nr_samples, pfg->session->data->path,
 			strcmp(pfg->output, "-") ? pfg->output : "stdout",
 			flamegraph_format__name(pfg->format));
