@@ -1512,9 +1512,10 @@ int cmd_flamegraph(int argc, const char **argv)
 		}
 	}
 	if (objdump_path) {
-		if (!flamegraph__command_exists(objdump_path)) {
+		ret = flamegraph__find_command(objdump_path);
+		if (ret) {
 			pr_err("--objdump '%s': %s\n", objdump_path,
-			       strchr(objdump_path, '/') ? strerror(errno) :
+			       strchr(objdump_path, '/') ? strerror(-ret) :
 			       "no such program in $PATH");
 			goto out_usage;
 		}

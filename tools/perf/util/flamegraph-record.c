@@ -21,42 +21,38 @@
 #include "util.h"
 
 /*
- * A file execve() would run: a regular file we may execute.  Else false,
- * errno saying why (EACCES, as from execve(), for a directory).
+ * Whether execve() would run @file: a regular file we may execute.
+ * -EACCES, as from execve(), for a directory.
  */
-static bool is_program(const char *file)
+static int program_check(const char *file)
 {
 	if (access(file, X_OK))
-		return false;
-	if (!is_regular_file(file)) {
-		errno = EACCES;
-		return false;
-	}
-	return true;
+		return -errno;
+	return is_regular_file(file) ? 0 : -EACCES;
 }
 
-bool flamegraph__command_exists(const char *cmd)
+int flamegraph__find_command(const char *cmd)
 {
 	const char *path = getenv("PATH") ?: "/bin:/usr/bin";
 	char *dirs, *next, *dir, file[PATH_MAX];
-	bool found = false;
+	int err = -ENOENT;
 
 	if (!*cmd)
-		return false;
+		return -ENOENT;
 	if (strchr(cmd, '/'))
-		return is_program(cmd);
+		return program_check(cmd);
 	dirs = strdup(path);
 	if (!dirs)
-		return true;	/* let perf record tell */
+		return 0;	/* let perf record tell */
 	/* An empty entry is the current directory, as for execvp(). */
-	for (next = dirs; next && !found;) {
+	for (next = dirs; next && err;) {
 		dir = strsep(&next, ":");
 		if (snprintf(file, sizeof(file), "%s/%s", *dir ? dir : ".", cmd) <
-		    (int)sizeof(file))
-			found = is_program(file);
+		    (int)sizeof(file) && !program_check(file))
+			err = 0;
 	}
 	free(dirs);
-	return found;
+	return err;
 }
 
 /*
@@ -141,7 +137,7 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 		       opt, opt);
 		return -EINVAL;
 	}
-	if (cmd && !flamegraph__command_exists(cmd)) {
+	if (cmd && flamegraph__find_command(cmd)) {
 		pr_err("%s: no such command to record (options go before the command)\n", cmd);
 		return -ENOENT;
 	}

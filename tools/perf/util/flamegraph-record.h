@@ -2,10 +2,8 @@
 #ifndef __PERF_FLAMEGRAPH_RECORD_H
 #define __PERF_FLAMEGRAPH_RECORD_H
 
-#include <stdbool.h>
-
 /**
- * flamegraph__command_exists - whether execvp() would find a command
+ * flamegraph__find_command - whether execvp() would find a command
  * @cmd: a path, or a name to look for in $PATH (execvp()'s default path
  *       when $PATH is unset)
  *
@@ -13,11 +11,11 @@
  * argument would be taken for the command to record: this says so before
  * anything is recorded.
  *
- * Return: true if @cmd is a regular file that may be executed; else
- * false, with errno saying why for a path (EACCES for a directory, as
- * execve() says).
+ * Return: 0 if @cmd is a regular file that may be executed; else a
+ * negative errno: for a path, why (-EACCES for a directory, as execve()
+ * says), for a name, -ENOENT.  0 without the memory to look.
  */
-bool flamegraph__command_exists(const char *cmd);
+int flamegraph__find_command(const char *cmd);
 
 /**
  * flamegraph__record - record with perf record, then keep the recording
