@@ -280,7 +280,7 @@ static bool perf_flamegraph__stacks_by_key(struct evsel *evsel)
  * (add_callchain_ip()), in the cpumode of the PERF_CONTEXT_* marker
  * before it.  That holds for precise events too, as long as the
  * callchain starts with the sample IP (perf_flamegraph__callers_key()):
- * util/callchain-precise.c then leaves it as it is.  Not with --inline
+ * callchain__fixup_precise_ip() then leaves it as it is.  Not with --inline
  * (more frames for the IP), guest code, callchains in caller order or
  * with a skipped entry (HAVE_SKIP_CALLCHAIN_IDX).
  */
@@ -482,7 +482,7 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
 /*
  * The leaf of a resolved sample: its callchain, outermost caller first,
  * as perf resolves it (for precise events, in agreement with the sample
- * IP: util/callchain-precise.c), else the sampled function alone; with
+ * IP: callchain__fixup_precise_ip()), else the sampled function alone; with
  * --asm, the instruction at the sample IP below it.  Callers seen before
  * (@callers, the node they went to) are not resolved again.  Else, with
  * @callers_of set, and one frame per callchain entry of @key, the last

@@ -12,8 +12,8 @@ rewrites PERF_DATA in place so that its event is precise
 (attr.precise_ip = 2) and, for every other sample whose callchain starts
 with its context marker and its IP, that entry is CALLEE, the address of
 the start of a function (a non-PIE binary's, as nm prints it).  perf
-puts the IP back (util/callchain-precise.c): the flame graph of the
-rewritten file must be the one of the original.
+puts the IP back (callchain__fixup_precise_ip() in util/callchain.c): the
+flame graph of the rewritten file must be the one of the original.
 
 PERF_RECORD_SAMPLE is read as perf_event.h lays it out for the
 sample_type; the file through flamegraph_perf_data.py.
