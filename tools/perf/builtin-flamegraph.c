@@ -91,11 +91,13 @@ struct perf_flamegraph {
 	 */
 	struct perf_flamegraph_event **events;
 	int			nr_events;
+	size_t			alloc_events;
 	struct flamegraph	**graphs;
 	int			nr_graphs;
 	/* DSOs replaced since the recording, warned about once. */
 	struct dso		**replaced;
 	int			nr_replaced;
+	size_t			alloc_replaced;
 	/* --diff: the graph before, whose warnings are not said again. */
 	struct flamegraph	*warned_with;
 	struct flamegraph_output out;
@@ -110,6 +112,7 @@ struct perf_flamegraph {
 	/* -e's events, split at the commas outside an event's "pmu/.../". */
 	char			**event_names;
 	int			nr_event_names;
+	size_t			alloc_event_names;
 	const char		*weight_str;
 	enum flamegraph_weight	weight;
 	const char		*cpu_list;
@@ -126,7 +129,7 @@ struct perf_flamegraph {
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	bool			bad_option;	/* found only once the input was read */
 	struct flamegraph_frame	*frames;
-	u64			alloc_frames;
+	size_t			alloc_frames;
 	u64			nr_other_event;
 	/*
 	 * The time the recording spans: its samples', whatever their event,
@@ -200,14 +203,11 @@ static int perf_flamegraph__split_events(struct perf_flamegraph *pfg)
 		if (*s && (*s != ',' || in_pmu))
 			continue;
 		if (s > start && !perf_flamegraph__listed(pfg, start, s - start)) {
-			char **names = realloc(pfg->event_names,
-					       (pfg->nr_event_names + 1) * sizeof(*names));
-
-			if (!names)
+			if (flamegraph__grow(&pfg->event_names, &pfg->alloc_event_names,
+					     pfg->nr_event_names + 1, sizeof(*pfg->event_names)))
 				return -ENOMEM;
-			pfg->event_names = names;
-			names[pfg->nr_event_names] = strndup(start, s - start);
-			if (!names[pfg->nr_event_names])
+			pfg->event_names[pfg->nr_event_names] = strndup(start, s - start);
+			if (!pfg->event_names[pfg->nr_event_names])
 				return -ENOMEM;
 			pfg->nr_event_names++;
 		}
@@ -420,10 +420,10 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 			return evsel->priv;
 		}
 	}
-	events = realloc(pfg->events, (pfg->nr_events + 1) * sizeof(*events));
-	if (!events)
+	if (flamegraph__grow(&pfg->events, &pfg->alloc_events, pfg->nr_events + 1,
+			     sizeof(*pfg->events)))
 		goto out_free;
-	pfg->events = events;
+	events = pfg->events;
 	pfe = zalloc(sizeof(*pfe));
 	if (!pfe || flamegraph__init(&pfe->fg, pfg->weight)) {
 		free(pfe);
@@ -516,14 +516,9 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 	if (symbol_conf.use_callchain && sample->callchain && cursor &&
 	    thread__resolve_callchain(al->thread, cursor, sample, NULL, NULL,
 				      pfe->max_stack) == 0 && cursor->nr) {
-		if (cursor->nr > pfg->alloc_frames) {
-			void *frames = realloc(pfg->frames, cursor->nr * sizeof(*pfg->frames));
-
-			if (!frames)
-				return NULL;
-			pfg->frames = frames;
-			pfg->alloc_frames = cursor->nr;
-		}
+		if (flamegraph__grow(&pfg->frames, &pfg->alloc_frames, cursor->nr,
+				     sizeof(*pfg->frames)))
+			return NULL;
 		/* Callee first in the cursor, caller first in the tree. */
 		callchain_cursor_commit(cursor);
 		while ((node = callchain_cursor_current(cursor)) != NULL) {
@@ -650,7 +645,6 @@ out:
 static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 				       struct dso *dso)
 {
-	struct dso **replaced;
 	char why[256];
 
 	if (dso__loaded(dso) || !dso__replaced_since_mmap(dso, why, sizeof(why)))
@@ -658,11 +652,9 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 	dso__set_loaded(dso);
 	dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
 	/* Remembered so that the graph written warns of it no more. */
-	replaced = realloc(pfg->replaced, (pfg->nr_replaced + 1) * sizeof(*replaced));
-	if (replaced) {
-		replaced[pfg->nr_replaced++] = dso__get(dso);
-		pfg->replaced = replaced;
-	}
+	if (!flamegraph__grow(&pfg->replaced, &pfg->alloc_replaced, pfg->nr_replaced + 1,
+			      sizeof(*pfg->replaced)))
+		pfg->replaced[pfg->nr_replaced++] = dso__get(dso);
 	pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]%s\n",
 		   dso__long_name(dso), why,
 		   pfg->asm_leaves ? " and its instruction leaves addresses" : "");
@@ -1229,10 +1221,12 @@ static void perf_flamegraph__forget_input(struct perf_flamegraph *pfg)
 	pfg->session = NULL;
 	pfg->events = NULL;
 	pfg->nr_events = 0;
+	pfg->alloc_events = 0;
 	pfg->graphs = NULL;
 	pfg->nr_graphs = 0;
 	pfg->replaced = NULL;
 	pfg->nr_replaced = 0;
+	pfg->alloc_replaced = 0;
 	pfg->frames = NULL;
 	pfg->alloc_frames = 0;
 	pfg->ptime_range = NULL;

@@ -553,7 +553,7 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
 	struct machine *machine;
 	char filename[PATH_MAX], line[512], **text = NULL;
 	u64 pos, size, *at = NULL;
-	size_t nr = 0, alloc = 0, i;
+	size_t nr = 0, alloc_text = 0, alloc_at = 0, i;
 	u8 *code = NULL;
 	int err = 0;
 
@@ -586,19 +586,12 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
 
 		if (len <= 0)
 			break;
-		if (nr == alloc) {
-			char **t = realloc(text, (alloc ? 2 * alloc : 64) * sizeof(*text));
-			u64 *a;
-
-			if (t)
-				text = t;
-			a = t ? realloc(at, (alloc ? 2 * alloc : 64) * sizeof(*at)) : NULL;
-			if (!a) {
-				err = -ENOMEM;
-				goto out;
-			}
-			at = a;
-			alloc = alloc ? 2 * alloc : 64;
+		/* Two arrays of one room: @at grows as @text did. */
+		if (nr == alloc_text &&
+		    (flamegraph__grow(&text, &alloc_text, nr + 1, sizeof(*text)) ||
+		     flamegraph__grow(&at, &alloc_at, alloc_text, sizeof(*at)))) {
+			err = -ENOMEM;
+			goto out;
 		}
 		err = flamegraph_insn__set_text(&insn, line);
 		if (err)

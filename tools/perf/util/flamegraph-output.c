@@ -432,15 +432,8 @@ long flamegraph_strings__add(struct flamegraph_strings *hs, const char *s)
 		return -1;
 	if (hashmap__find(hs->index, s, &idx))
 		return idx;
-	if (hs->nr == hs->alloc) {
-		size_t alloc = hs->alloc ? hs->alloc * 2 : 256;
-		void *p = realloc(hs->strings, alloc * sizeof(*hs->strings));
-
-		if (!p)
-			return -ENOMEM;
-		hs->strings = p;
-		hs->alloc = alloc;
-	}
+	if (flamegraph__grow(&hs->strings, &hs->alloc, hs->nr + 1, sizeof(*hs->strings)))
+		return -ENOMEM;
 	if (hashmap__add(hs->index, s, hs->nr))
 		return -ENOMEM;
 	hs->strings[hs->nr] = s;

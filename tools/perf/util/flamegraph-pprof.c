@@ -28,6 +28,7 @@
 #include <string.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 #ifdef HAVE_ZLIB_SUPPORT
@@ -166,18 +167,17 @@ static bool sample_equal(long a, long b, void *ctx __maybe_unused)
 	       !memcmp(x->location_ids, y->location_ids, x->nr * sizeof(*x->location_ids));
 }
 
-/* Append @entry to @array, @nr long: room for 16, then doubled when full. */
+/*
+ * Append @entry to @array, @nr long: its room is what flamegraph__grow()
+ * gave it, the power of two from 16 up that holds @nr.
+ */
 static int pprof__append(void *array, size_t *nr, void *entry)
 {
 	void ***a = array;
+	size_t alloc = *nr ? roundup_pow_of_two(max_t(size_t, *nr, 16)) : 0;
 
-	if (!*nr || (*nr >= 16 && !(*nr & (*nr - 1)))) {
-		void **grown = realloc(*a, (*nr ? *nr * 2 : 16) * sizeof(**a));
-
-		if (!grown)
-			return -ENOMEM;
-		*a = grown;
-	}
+	if (flamegraph__grow(a, &alloc, *nr + 1, sizeof(**a)))
+		return -ENOMEM;
 	(*a)[(*nr)++] = entry;
 	return 0;
 }
@@ -393,14 +393,8 @@ int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
 	}, *s;
 	u64 i;
 
-	if (nr > pp->alloc_ids) {
-		u64 *ids = realloc(pp->ids, nr * sizeof(*ids));
-
-		if (!ids)
-			return -ENOMEM;
-		pp->ids = ids;
-		pp->alloc_ids = nr;
-	}
+	if (flamegraph__grow(&pp->ids, &pp->alloc_ids, nr, sizeof(*pp->ids)))
+		return -ENOMEM;
 	/* pprof's stacks are the leaf first. */
 	for (i = 0; i < nr; i++) {
 		struct pprof_location *l = pprof__location(pp, &frames[nr - 1 - i]);

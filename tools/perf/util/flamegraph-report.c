@@ -42,7 +42,7 @@ struct flamegraph_path {
 	int			max_entries;
 	struct flamegraph_frame	*frames;
 	int			nr;
-	int			alloc;
+	size_t			alloc;
 	u64			nr_added;
 	u64			period_added;
 };
@@ -52,15 +52,8 @@ static int flamegraph_path__push(struct flamegraph_path *fp,
 {
 	struct flamegraph_frame *frame;
 
-	if (fp->nr == fp->alloc) {
-		int alloc = fp->alloc ? fp->alloc * 2 : 64;
-		void *p = realloc(fp->frames, alloc * sizeof(*fp->frames));
-
-		if (!p)
-			return -ENOMEM;
-		fp->frames = p;
-		fp->alloc = alloc;
-	}
+	if (flamegraph__grow(&fp->frames, &fp->alloc, fp->nr + 1, sizeof(*fp->frames)))
+		return -ENOMEM;
 	frame = &fp->frames[fp->nr++];
 	frame->ms = chain->ms;
 	frame->ip = chain->ip;
@@ -194,13 +187,11 @@ int flamegraph_report__count(struct flamegraph_report *fr, struct evsel *evsel)
 	int idx = evsel->core.idx;
 
 	if (idx >= fr->nr_events) {
-		u64 *nr_read = realloc(fr->nr_read, (idx + 1) * sizeof(*nr_read));
-
-		if (!nr_read)
+		if (flamegraph__grow(&fr->nr_read, &fr->alloc_events, idx + 1,
+				     sizeof(*fr->nr_read)))
 			return -ENOMEM;
-		memset(nr_read + fr->nr_events, 0,
-		       (idx + 1 - fr->nr_events) * sizeof(*nr_read));
-		fr->nr_read = nr_read;
+		memset(fr->nr_read + fr->nr_events, 0,
+		       (idx + 1 - fr->nr_events) * sizeof(*fr->nr_read));
 		fr->nr_events = idx + 1;
 	}
 	fr->nr_read[idx]++;

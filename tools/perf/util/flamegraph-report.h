@@ -55,6 +55,7 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
  * @nr_read: the samples read of each event (by evsel->core.idx), before
  *           --time and --cpu skip any: flamegraph_report__count()
  * @nr_events: entries in @nr_read
+ * @alloc_events: room in @nr_read (flamegraph__grow())
  */
 struct flamegraph_report {
 	const char		*path;
@@ -65,6 +66,7 @@ struct flamegraph_report {
 	const char		*symbol_filter;
 	u64			*nr_read;
 	int			nr_events;
+	size_t			alloc_events;
 	enum flamegraph_format	format;
 	struct flamegraph_output out;
 };

@@ -32,6 +32,7 @@ struct srcline_dwarf {
 struct srcline_dwarfs {
 	struct srcline_dwarf	*dwarfs;
 	size_t			nr;
+	size_t			alloc;
 };
 
 #ifdef HAVE_LIBDW_SUPPORT
@@ -79,11 +80,9 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 		if (flamegraph__dso_key(sds->dwarfs[i].dso) == flamegraph__dso_key(dso))
 			return &sds->dwarfs[i];
 	}
-	sd = realloc(sds->dwarfs, (sds->nr + 1) * sizeof(*sd));
-	if (!sd)
+	if (flamegraph__grow(&sds->dwarfs, &sds->alloc, sds->nr + 1, sizeof(*sds->dwarfs)))
 		return NULL;
-	sds->dwarfs = sd;
-	sd = &sd[sds->nr++];
+	sd = &sds->dwarfs[sds->nr++];
 	sd->dso = dso;
 	sd->dbg = NULL;
 	if (dso__has_srcline(dso) && name[0] != '[' && !is_perf_pid_map_name(name))
@@ -168,6 +167,7 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 struct flamegraph_decls_walk {
 	struct flamegraph_decl	*decls;
 	size_t			nr;
+	size_t			alloc;
 	int			err;
 };
 
@@ -179,11 +179,9 @@ static int flamegraph_decls__add(Dwarf_Die *die, void *arg)
 	const char *file = die_get_decl_file(die);
 	int line;
 
-	decl = realloc(walk->decls, (walk->nr + 1) * sizeof(*decl));
-	if (!decl)
+	if (flamegraph__grow(&walk->decls, &walk->alloc, walk->nr + 1, sizeof(*walk->decls)))
 		goto out_nomem;
-	walk->decls = decl;
-	decl = &decl[walk->nr];
+	decl = &walk->decls[walk->nr];
 	decl->file = NULL;
 	if (file) {
 		decl->file = strdup(file);

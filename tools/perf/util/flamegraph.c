@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
+#include <tools/libc_compat.h> /* reallocarray */
 
 #include "build-id.h"
 #include "dso.h"
@@ -39,6 +40,23 @@ long flamegraph__dso_key(const struct dso *dso)
  * hold, the value compared on a match: a probe reads no entry whose hash
  * differs, and entries with the same hash share its key (hashmap__append()).
  */
+int flamegraph__grow(void *array, size_t *alloc, size_t need, size_t size)
+{
+	void **p = array, *grown;
+	size_t n = *alloc ?: 16;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	grown = reallocarray(*p, n, size);
+	if (!grown)
+		return -ENOMEM;
+	*p = grown;
+	*alloc = n;
+	return 0;
+}
+
 size_t flamegraph__key_hash(long key, void *ctx __maybe_unused)
 {
 	return key;
@@ -405,15 +423,9 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 		    flamegraph_insn__dso_key(insn) == flamegraph_insn__dso_key(&probe))
 			return insn;
 	}
-	if (fg->nr_insns == fg->alloc_insns) {
-		size_t alloc = fg->alloc_insns ? fg->alloc_insns * 2 : 1024;
-		void *p = realloc(fg->insns, alloc * sizeof(*fg->insns));
-
-		if (!p)
-			return NULL;
-		fg->insns = p;
-		fg->alloc_insns = alloc;
-	}
+	if (flamegraph__grow(&fg->insns, &fg->alloc_insns, fg->nr_insns + 1,
+			     sizeof(*fg->insns)))
+		return NULL;
 	insn = flamegraph__zalloc(fg, sizeof(*insn));
 	if (!insn)
 		return NULL;

@@ -417,6 +417,23 @@ bool flamegraph__str_equal(long key1, long key2, void *ctx);
 size_t flamegraph__key_hash(long key, void *ctx);
 bool flamegraph__key_equal(long key1, long key2, void *ctx);
 
+/**
+ * flamegraph__grow - make room in an array that grows
+ * @array: the address of the array's pointer (realloc()ed; NULL when it
+ *         has no room yet)
+ * @alloc: its room, in entries; updated
+ * @need: the entries it must have room for
+ * @size: an entry's size in bytes
+ *
+ * The one way the flame-graph units grow their arrays: the room is
+ * doubled, from 16 entries, until @need fit, so an array filled one entry
+ * at a time is copied O(log n) times, as libbpf_ensure_mem() does.  What
+ * is added is not zeroed.
+ *
+ * Return: 0, or -ENOMEM with @array and @alloc as they were.
+ */
+int flamegraph__grow(void *array, size_t *alloc, size_t need, size_t size);
+
 /* A hash of @hash and @value, as libbpf combines them (hash_bits() mixes). */
 static inline size_t flamegraph__hash_combine(size_t hash, u64 value)
 {
