@@ -145,15 +145,23 @@ test_deep() {
 
 test_systemwide() {
 	echo "A system-wide profile"
-	local prog="${workdir}/fgwork"
+	local prog="${workdir}/fgwork" busy
 
 	# shellcheck disable=SC2086
 	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+	# A second busy process: on an idle machine the workload may be the
+	# only comm with samples (an idle CPU takes no cpu-clock samples).
+	cp "${prog}" "${workdir}/busy"
+	"${workdir}/busy" 5000 > /dev/null &
+	busy=$!
 	if ! perf record -q -a -e cpu-clock -F 1000 -g -o "${workdir}/s.data" \
 		"${prog}" 200 2> /dev/null; then
+		kill "${busy}" 2> /dev/null || true
 		echo "perf record -a not allowed here: skipped"
 		return 0
 	fi
+	kill "${busy}" 2> /dev/null || true
+	wait "${busy}" 2> /dev/null || true
 	perf flamegraph -i "${workdir}/s.data" --asm -o "${workdir}/s.html" \
 		2> /dev/null
 	$browser systemwide "${workdir}/s.html" "${artifacts}"
