@@ -11,6 +11,7 @@
 #include "debug.h"
 #include "dso.h"
 #include "env.h"
+#include "compress.h"
 #include "flamegraph.h"
 #include "flamegraph-output.h"
 #include "flamegraph-srcline.h"
@@ -31,9 +32,6 @@
 #include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
-#ifdef HAVE_ZLIB_SUPPORT
-#include <zlib.h>
-#endif
 
 /* Field numbers of profile.proto. */
 enum {
@@ -825,27 +823,11 @@ static void pprof__put_comments(struct flamegraph_pprof *pp, struct protobuf *pb
 static int pprof__put_gzip(const char *buf, size_t len, FILE *fp)
 {
 #ifdef HAVE_ZLIB_SUPPORT
-	z_stream zs = { .next_in = (Bytef *)buf, .avail_in = len, };
-	unsigned char out[64 * 1024];
-	int ret;
-
-	/* 16 + 15: a gzip header and trailer around a 32 KiB window. */
-	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		return -ENOMEM;
-	do {
-		zs.next_out = out;
-		zs.avail_out = sizeof(out);
-		ret = deflate(&zs, Z_FINISH);
-		fwrite(out, 1, sizeof(out) - zs.avail_out, fp);
-	} while (ret == Z_OK);
-	deflateEnd(&zs);
-	if (ret != Z_STREAM_END)
-		return -ENOMEM;
+	return gzip_compress_to_stream(buf, len, fp);
 #else
 	fwrite(buf, 1, len, fp);
-#endif
 	return ferror(fp) ? -EIO : 0;
+#endif
 }
 
 int flamegraph_pprof__write(struct flamegraph_pprof *pp, struct perf_env *env, u64 start_ns,
