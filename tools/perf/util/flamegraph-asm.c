@@ -586,10 +586,8 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
 
 		if (len <= 0)
 			break;
-		/* Two arrays of one room: @at grows as @text did. */
-		if (nr == alloc_text &&
-		    (flamegraph__grow(&text, &alloc_text, nr + 1, sizeof(*text)) ||
-		     flamegraph__grow(&at, &alloc_at, alloc_text, sizeof(*at)))) {
+		if (flamegraph__grow(&text, &alloc_text, nr + 1, sizeof(*text)) ||
+		    flamegraph__grow(&at, &alloc_at, nr + 1, sizeof(*at))) {
 			err = -ENOMEM;
 			goto out;
 		}

@@ -29,7 +29,6 @@
 #include <string.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
@@ -165,16 +164,12 @@ static bool sample_equal(long a, long b, void *ctx __maybe_unused)
 	       !memcmp(x->location_ids, y->location_ids, x->nr * sizeof(*x->location_ids));
 }
 
-/*
- * Append @entry to @array, @nr long: its room is what flamegraph__grow()
- * gave it, the power of two from 16 up that holds @nr.
- */
-static int pprof__append(void *array, size_t *nr, void *entry)
+/* Append @entry to @array, @nr long, with room for @alloc. */
+static int pprof__append(void *array, size_t *nr, size_t *alloc, void *entry)
 {
 	void ***a = array;
-	size_t alloc = *nr ? roundup_pow_of_two(max_t(size_t, *nr, 16)) : 0;
 
-	if (flamegraph__grow(a, &alloc, *nr + 1, sizeof(**a)))
+	if (flamegraph__grow(a, alloc, *nr + 1, sizeof(**a)))
 		return -ENOMEM;
 	(*a)[(*nr)++] = entry;
 	return 0;
@@ -197,7 +192,7 @@ static u64 pprof__string(struct flamegraph_pprof *pp, const char *s)
 		return idx;
 	}
 	idx = pp->nr_strings;
-	if (pprof__append(&pp->strings, &pp->nr_strings, copy)) {
+	if (pprof__append(&pp->strings, &pp->nr_strings, &pp->alloc_strings, copy)) {
 		free(copy);
 		return 0;
 	}
@@ -288,7 +283,7 @@ static u64 pprof__mapping(struct flamegraph_pprof *pp, struct map *map)
 	m->has_line_numbers = false;
 	m->has_inline_frames = false;
 	m->dso = dso__get(key.dso);
-	if (pprof__append(&pp->mappings, &pp->nr_mappings, m)) {
+	if (pprof__append(&pp->mappings, &pp->nr_mappings, &pp->alloc_mappings, m)) {
 		dso__put(m->dso);
 		free(m);
 		return 0;
@@ -333,7 +328,7 @@ static u64 pprof__function(struct flamegraph_pprof *pp, const struct map_symbol 
 	f->sym = ms->sym;
 	f->dso = dso__get(map__dso(ms->map));
 	pprof__function_names(pp, f);
-	if (pprof__append(&pp->functions, &pp->nr_functions, f)) {
+	if (pprof__append(&pp->functions, &pp->nr_functions, &pp->alloc_functions, f)) {
 		dso__put(f->dso);
 		free(f);
 		return 0;
@@ -371,7 +366,7 @@ static struct pprof_location *pprof__location(struct flamegraph_pprof *pp,
 		l->lines[0].function_id = function_id;
 		l->nr_lines = 1;
 	}
-	if (pprof__append(&pp->locations, &pp->nr_locations, l))
+	if (pprof__append(&pp->locations, &pp->nr_locations, &pp->alloc_locations, l))
 		goto out_free;
 	hashmap__add(pp->location_index, l, l);
 	return l;
@@ -412,7 +407,9 @@ int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
 		s->period = 0;
 		s->count = 0;
 		s->location_ids = memdup(pp->ids, nr * sizeof(*pp->ids) ?: 1);
-		if (!s->location_ids || pprof__append(&pp->samples, &pp->nr_pprof_samples, s)) {
+		if (!s->location_ids ||
+		    pprof__append(&pp->samples, &pp->nr_pprof_samples, &pp->alloc_pprof_samples,
+				  s)) {
 			free(s->location_ids);
 			free(s);
 			return -ENOMEM;
@@ -461,7 +458,7 @@ static u64 pprof__inline_function(struct flamegraph_pprof *pp, const char *name,
 		file = decl->file;
 	f->filename = file ? pprof__string(pp, file) : 0;
 	f->start_line = decl ? decl->line : 0;
-	if (pprof__append(&pp->functions, &pp->nr_functions, f)) {
+	if (pprof__append(&pp->functions, &pp->nr_functions, &pp->alloc_functions, f)) {
 		free(f);
 		return 0;
 	}

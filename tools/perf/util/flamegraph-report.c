@@ -302,9 +302,9 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		goto out;
 	}
 	flamegraph_info__init(&info, session);
-	err = flamegraph_output__close(&fr->out,
-				       flamegraph__write(&graph, &labels, 1, fp, fr->format, &info, NULL));
+	err = flamegraph__write(&graph, &labels, 1, fp, fr->format, &info, NULL);
 	flamegraph_info__exit(&info);
+	err = flamegraph_output__close(&fr->out, err);
 	if (!err)
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
 			" frames, %" PRIu64 " instruction leaves, wrote %s\n",
@@ -320,5 +320,6 @@ void flamegraph_report__exit(struct flamegraph_report *fr)
 {
 	zfree(&fr->nr_read);
 	fr->nr_events = 0;
+	fr->alloc_events = 0;
 	flamegraph_output__exit(&fr->out);
 }

@@ -45,7 +45,7 @@ int flamegraph__describe_filters(struct strbuf *sb)
 }
 
 /* The recording's command line, its words joined; NULL without memory. */
-static char *perf_env__cmdline(struct perf_env *env)
+static char *flamegraph_info__cmdline(struct perf_env *env)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int i;
@@ -83,7 +83,7 @@ void flamegraph_info__init(struct flamegraph_info *info, struct perf_session *se
 		fclose(hfp);
 		info->header = header;
 	}
-	info->cmdline = perf_env__cmdline(env);
+	info->cmdline = flamegraph_info__cmdline(env);
 }
 
 void flamegraph_info__exit(struct flamegraph_info *info)

@@ -35,11 +35,6 @@ long flamegraph__dso_key(const struct dso *dso)
 	return dso ? (long)RC_CHK_ACCESS((struct dso *)dso) : 0;
 }
 
-/*
- * The tables of the tree are util/hashmaps keyed by a hash of what they
- * hold, the value compared on a match: a probe reads no entry whose hash
- * differs, and entries with the same hash share its key (hashmap__append()).
- */
 int flamegraph__grow(void *array, size_t *alloc, size_t need, size_t size)
 {
 	void **p = array, *grown;
@@ -57,6 +52,11 @@ int flamegraph__grow(void *array, size_t *alloc, size_t need, size_t size)
 	return 0;
 }
 
+/*
+ * The tables of the tree are util/hashmaps keyed by a hash of what they
+ * hold, the value compared on a match: a probe reads no entry whose hash
+ * differs, and entries with the same hash share its key (hashmap__append()).
+ */
 size_t flamegraph__key_hash(long key, void *ctx __maybe_unused)
 {
 	return key;
