@@ -1329,7 +1329,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	struct perf_data data = {
 		.mode  = PERF_DATA_MODE_READ,
 	};
-	const char *disassembler_style = NULL, *objdump_path = NULL;
+	const char *disassembler_style = NULL, *objdump_path = NULL, *bad_option;
 	struct perf_debuginfod debuginfod = { .set = false, };
 	unsigned int max_stack = INT_MAX;
 	const char * const flamegraph_usage[] = {
@@ -1420,6 +1420,13 @@ int cmd_flamegraph(int argc, const char **argv)
 	}
 	if (argc && input_name && !strcmp(input_name, "-")) {
 		pr_err("-i -: a recording goes into a file, not a pipe\n");
+		goto out_usage;
+	}
+	bad_option = argc && !strcmp(argv[0], "record") ?
+		     flamegraph_record__bad_option(argc - 1, argv + 1) : NULL;
+	if (bad_option) {
+		pr_err("record %s: the recording is perf flamegraph's input, named with -i before record (a command's own %s goes after --)\n",
+		       bad_option, bad_option);
 		goto out_usage;
 	}
 	/* As perf record by default: no debuginfod server is asked. */

@@ -105,11 +105,7 @@ static const char *record_command(int argc, const char **argv)
 	return NULL;
 }
 
-/*
- * -o/--output among perf record's options (before "--", or anywhere
- * without one): perf flamegraph names the recording itself.
- */
-static const char *record_output_option(int argc, const char **argv)
+const char *flamegraph_record__bad_option(int argc, const char **argv)
 {
 	int i;
 
@@ -126,17 +122,11 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 		       int (*record)(int argc, const char **argv))
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN, }, old_int, old_term;
-	const char **rec_argv, *cmd = record_command(argc, argv), *opt;
+	const char **rec_argv, *cmd = record_command(argc, argv);
 	char tmp[PATH_MAX];
 	int i = 0, j, fd, status = 0;
 	pid_t pid;
 
-	opt = record_output_option(argc, argv);
-	if (opt) {
-		pr_err("record %s: the recording is perf flamegraph's input, named with -i before record (a command's own %s goes after --)\n",
-		       opt, opt);
-		return -EINVAL;
-	}
 	if (cmd && flamegraph__find_command(cmd)) {
 		pr_err("%s: no such command to record (options go before the command)\n", cmd);
 		return -ENOENT;

@@ -18,6 +18,19 @@
 int flamegraph__find_command(const char *cmd);
 
 /**
+ * flamegraph_record__bad_option - a perf record option perf flamegraph
+ *                                 can't pass on
+ * @argc: the number of words in @argv
+ * @argv: perf record's words, as for flamegraph__record()
+ *
+ * -o/--output among perf record's options (before "--", or anywhere
+ * without one): the recording is perf flamegraph's -i.
+ *
+ * Return: the option as given, or NULL.
+ */
+const char *flamegraph_record__bad_option(int argc, const char **argv);
+
+/**
  * flamegraph__record - record with perf record, then keep the recording
  * @path: where the recording goes (perf flamegraph's input)
  * @event: perf flamegraph's -e, passed on as perf record's (NULL: perf
@@ -25,7 +38,8 @@ int flamegraph__find_command(const char *cmd);
  *         there is no PMU)
  * @argc: the number of words in @argv
  * @argv: perf record's words after perf flamegraph's own: its options
- *        (any; not -o), then "--" and the command, as in
+ *        (any but flamegraph_record__bad_option()'s), then "--" and
+ *        the command, as in
  *        'perf flamegraph record -F 999 -- ./prog'; or, the short form,
  *        "--" or the command first and its arguments
  * @record: cmd_record(), which util/ can't name
@@ -44,8 +58,8 @@ int flamegraph__find_command(const char *cmd);
  * it names @path, where it went.
  *
  * Return: 0, or a negative errno after one line that names the problem
- * (-EINVAL for -o among perf record's options or a failed recording,
- * -ENOENT for a command that can't be run).
+ * (-EINVAL for a failed recording, -ENOENT for a command that can't be
+ * run).
  */
 int flamegraph__record(const char *path, const char *event, int argc, const char **argv,
 		       int (*record)(int argc, const char **argv));
