@@ -34,7 +34,8 @@ echo "  CLANG  $out/flamegraph-fuzz"
 (cd "$src" && clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -Wno-unknown-warning-option $flags \
 	-o "$out/flamegraph-fuzz" tests/fuzz/flamegraph-fuzz.c \
-	util/flamegraph.c util/flamegraph-output.c util/hashmap.c util/strbuf.c \
+	util/flamegraph.c util/flamegraph-output.c util/flamegraph-html.c util/hashmap.c \
+	util/strbuf.c \
 	../lib/ctype.c ../lib/rbtree.c ../lib/string.c ../lib/zalloc.c)
 
 cd "$out"

@@ -17,6 +17,7 @@
 #include "util/flamegraph.h"
 #include "util/flamegraph-asm.h"
 #include "util/flamegraph-diff.h"
+#include "util/flamegraph-html.h"
 #include "util/flamegraph-output.h"
 #include "util/flamegraph-pprof.h"
 #include "util/flamegraph-record.h"

@@ -18,6 +18,7 @@
 
 #include "util/debug.h"
 #include "util/flamegraph.h"
+#include "util/flamegraph-html.h"
 #include "util/flamegraph-output.h"
 #include "util/machine.h"
 #include "util/map.h"

@@ -9,6 +9,7 @@
 #include "dso.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
+#include "flamegraph-html.h"
 #include "flamegraph-output.h"
 #include "hashmap.h"
 #include "map.h"

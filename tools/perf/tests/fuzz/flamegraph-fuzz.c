@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the flame-graph tree and its three writers
- * (util/flamegraph.c, util/flamegraph-output.c): arbitrary symbol names,
- * comms and callchains.
+ * (util/flamegraph.c, util/flamegraph-output.c, util/flamegraph-html.c):
+ * arbitrary symbol names, comms and callchains.
  *
  * Built by 'make fuzz' in the repository's top directory, not by perf's
  * build.  Frames carry symbols but no map, as for addresses outside any
@@ -21,6 +21,7 @@
 #include "util/debug.h"
 #include "util/dso.h"
 #include "util/flamegraph.h"
+#include "util/flamegraph-html.h"
 #include "util/flamegraph-output.h"
 #include "util/machine.h"
 #include "util/map.h"
