@@ -91,8 +91,8 @@ PY
 	# The page says it is inverted, and which filters made it.
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/callee.html" -g callee \
 		--comms fgwork 2> /dev/null
-	grep -q '"view":"--comms fgwork: [0-9]* of [0-9]* samples left out; inverted (-g callee): ' \
-		"$d/callee.html"
+	grep -q '"view":"--comms fgwork: [0-9]* of [0-9]* samples left out; '\
+'inverted (-g callee): ' "$d/callee.html"
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/caller.html" 2> /dev/null
 	refute grep -q '"view":' "$d/caller.html"
 	# --max-stack 2: at most comm and two frames.
@@ -103,7 +103,8 @@ PY
 	# exit statuses: 129 for a wrong command line, 1 for an error.
 	for t in "129 --asm" "129 --flamegraph=$d/x.folded --asm -g callee" \
 			"129 --flamegraph=$d/x.pb.gz" "1 --flamegraph=$d/x.folded --comm nosuch" \
-			"1 --flamegraph=$d/nosuchdir/x.folded" "1 --flamegraph=$d/x.folded -i $d/nosuch"; do
+			"1 --flamegraph=$d/nosuchdir/x.folded" \
+			"1 --flamegraph=$d/x.folded -i $d/nosuch"; do
 		st=0
 		# shellcheck disable=SC2086
 		perf report --no-inline -i "$d/r.data" ${t#* } > /dev/null 2> "$d/err" || st=$?
@@ -143,7 +144,8 @@ report = open(f'{d}/v.txt').read()
 listed = re.findall(r'^\s+([0-9.]+)%\s+(\d+)\s+.*?\[[.k]\] (.*?)\s*$', report, re.M)
 kept = sum(int(n) for _, n, _ in listed)
 view = re.search(r'"view":"([^"]*)"', open(f'{d}/v.html').read()).group(1)
-want = f'{opts.replace("--dsos fgwork --", "--dsos fgwork, --")}: {nr_all - kept} of {nr_all} samples left out'
+filters = opts.replace("--dsos fgwork --", "--dsos fgwork, --")
+want = f'{filters}: {nr_all - kept} of {nr_all} samples left out'
 assert view == want, (view, want)
 g = json.load(open(f'{d}/v.json'))
 total = int(re.search(r'^# Event count \(approx\.\): (\d+)$', report, re.M).group(1))
@@ -464,6 +466,6 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_report_view test_periods test_events test_event_list test_hybrid test_exited_tasks \
-	test_flamegraph_py \
+run_parts test_report test_report_view test_periods test_events test_event_list test_hybrid \
+	test_exited_tasks test_flamegraph_py \
 	test_debuginfod test_no_threads
