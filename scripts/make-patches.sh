@@ -35,6 +35,25 @@ git add -A
 git commit -q -m base
 basecommit=$(git rev-parse HEAD)
 
+# Our new files as the commit that adds each has them. tools/ holds them
+# as the whole series leaves them: a "change" line's patch (in
+# patches/changes/) changes files an earlier commit added, so the
+# changes are taken back from a copy of them, last first.
+stage=$work.stage
+rm -rf "$stage"
+for f in $(awk '$1 == "add" { print $2 }' "$top/patches/commits"); do
+	mkdir -p "$stage/$(dirname "$f")"
+	cp "$top/$f" "$stage/$f"
+done
+for c in $(awk '$1 == "change" { print $2 }' "$top/patches/commits" | tac); do
+	patch -R -p1 -s -f -d "$stage" --no-backup-if-mismatch \
+		< "$top/patches/changes/$c" > "$work.reject" || {
+		echo "make patches: patches/changes/$c does not match the files in tools/: change it with them" >&2
+		cat "$work.reject" >&2
+		exit 1
+	}
+done
+
 # commit: make the pending commit (a message file and staged changes).
 msg=
 commit() {
@@ -70,7 +89,12 @@ while read -r verb arg; do
 	add)
 		[ -n "$msg" ] || { echo "make patches: add before patch/message" >&2; exit 1; }
 		mkdir -p "$(dirname "$arg")"
-		cp "$top/$arg" "$arg"
+		cp "$stage/$arg" "$arg"
+		;;
+	change)
+		[ -n "$msg" ] || { echo "make patches: change before patch/message" >&2; exit 1; }
+		git apply --index "$top/patches/changes/$arg" ||
+			{ echo "make patches: patches/changes/$arg does not apply" >&2; exit 1; }
 		;;
 	*)
 		echo "make patches: unknown line in patches/commits: $verb $arg" >&2
@@ -79,6 +103,13 @@ while read -r verb arg; do
 	esac
 done < "$top/patches/commits"
 commit
+
+# The series ends with our files as they are in tools/.
+for f in $(awk '$1 == "add" { print $2 }' "$top/patches/commits"); do
+	cmp -s "$top/$f" "$f" ||
+		{ echo "make patches: the series leaves $f other than tools/ has it" >&2; exit 1; }
+done
+rm -rf "$stage" "$work.reject"
 
 # v3: the cover letter says what changed since v2 and since v1.
 git format-patch -q --cover-letter --thread --subject-prefix="PATCH v3" \
