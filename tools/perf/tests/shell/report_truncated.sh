@@ -69,7 +69,7 @@ test_cut_data() {
 
 test_unfinished() {
 	echo "An unfinished perf.data (data size 0, no features): read to its end"
-	local f="${workdir}/unfinished.data" cut msg off size
+	local f="${workdir}/unfinished.data" cut msg off size mid
 
 	# What perf record leaves when killed: the events written so far
 	# and a header that gives the data section no size.
@@ -87,8 +87,19 @@ test_unfinished() {
 		return
 	fi
 	# Cut inside its last event, as a kill during a write leaves it,
-	# and in the middle.
-	for cut in $((data_offset + data_size - 3)) $((data_offset + data_size / 2)); do
+	# and inside the first event that starts in its second half: never
+	# between two events, where there is nothing cut short to say.
+	# perf report -D gives each event's offset, not in file order.
+	mid=$(perf report -D -i "${perfdata}" 2> /dev/null |
+		sed -n 's/^\(0x[0-9a-f]*\)@.*\]: event: .*/\1/p' |
+		while read -r off; do echo $((off)); done | sort -n |
+		awk -v half=$((data_offset + data_size / 2)) '$1 >= half { print $1 + 4; exit }')
+	if [ -z "${mid}" ]; then
+		echo "Unfinished [Failed: perf report -D shows no event in the second half]"
+		err=1
+		return
+	fi
+	for cut in $((data_offset + data_size - 3)) "${mid}"; do
 		head -c "${cut}" "$f" > "$f.cut"
 		if perf report -i "$f.cut" --stdio > "${workdir}/out" 2> "${workdir}/err"; then
 			echo "Unfinished [Failed: exit status 0 with an event cut short]"
