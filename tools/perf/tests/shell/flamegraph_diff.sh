@@ -410,7 +410,7 @@ PY
 
 test_diff_reorder() {
 	echo "--diff across -O1 and -O2: instructions the rebuild reordered, paired"
-	local d="${workdir}/reorder" lib="${shelldir}/lib/flamegraph" o try st
+	local d="${workdir}/reorder" lib="${shelldir}/lib/flamegraph" o st
 
 	mkdir "$d"
 	# two.c's spin: -O1 has its loop's xor before the add, -O2 after, so
@@ -419,7 +419,7 @@ test_diff_reorder() {
 	# recordings is the machine's to say (skid, load): what is checked
 	# is what perf annotate finds in each, and the recordings are taken
 	# again, at most three times, while neither was sampled in both.
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		for o in 1 2; do
 			cc -O$o -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 				-o "$d/prog" "$lib"/main.c "$lib"/one.c "$lib"/two.c

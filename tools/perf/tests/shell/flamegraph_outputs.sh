@@ -207,7 +207,7 @@ test_record_command() {
 	# last word on the recording names the input, the one before too.
 	grep -q "^\[ perf record: Captured and wrote .* $d/rec.data.\{7\} " "$d/rec.err"
 	grep -qx "\[ perf flamegraph: the recording is $d/rec.data \]" "$d/rec.err"
-	test "$(ls "$d" | grep -c '^rec\.data')" -eq 1
+	test "$(find "$d" -maxdepth 1 -name 'rec.data*' | wc -l)" -eq 1
 	perf flamegraph -e cpu-clock -i "$d/rec.data" -o "$d/one.folded" -- "$d/prog" 1 \
 		> /dev/null 2> "$d/x.err"
 	line="the recording is $d/rec.data (the one before: $d/rec.data.old)"
