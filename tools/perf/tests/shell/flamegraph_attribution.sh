@@ -296,9 +296,7 @@ test_inline() {
 	mkdir "$d"
 	cc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$d/prog" \
 		"${shelldir}/lib/flamegraph_inline.c"
-	# A sample every 20 us: walk_b()'s step() has a few percent of
-	# them, which at one every 100 us were at times none.
-	perf record -q -e cpu-clock -c 20000 -g -o "$d/i.data" "$d/prog" 100 2> /dev/null
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/i.data" "$d/prog" 100 2> /dev/null
 	perf flamegraph -i "$d/i.data" --inline -o "$d/i.json" 2> /dev/null
 	perf flamegraph -i "$d/i.data" --inline --weight samples -o "$d/i.folded" 2> /dev/null
 	# Every stack is perf script --inline's, "step (inlined)" included.

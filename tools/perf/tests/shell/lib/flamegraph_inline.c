@@ -35,7 +35,11 @@ int main(int argc, char **argv)
 	unsigned long loops = argc > 1 ? strtoul(argv[1], NULL, 0) : 100;
 	unsigned long i, sum = 0;
 
+	/*
+	 * Arguments that change: calls of a pure function with the same
+	 * ones would be made once.
+	 */
 	for (i = 0; i < loops; i++)
-		sum += walk_a(1000000) + walk_b(1000000);
+		sum += walk_a(1000000 + i) + walk_b(1000000 + i);
 	return sum == 42;
 }
