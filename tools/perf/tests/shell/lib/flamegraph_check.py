@@ -122,15 +122,25 @@ def nr_samples(perf, data, event=None):
 
 
 def nm_ranges(binary):
-    """objdump start address -> (end, name) of the function symbols."""
-    out = subprocess.run(["nm", "-S", "--defined-only", binary],
+    """objdump start address -> (end, name) of the function symbols.
+    One without a size (crtstuff's __do_global_dtors_aux, which a
+    sample at exit may hit) ends where the next symbol starts."""
+    out = subprocess.run(["nm", "-S", "-n", "--defined-only", binary],
                          capture_output=True, text=True, check=True)
-    ranges = {}
+    ranges, starts = {}, []
     for line in out.stdout.splitlines():
         f = line.split()
+        if len(f) >= 3:
+            starts.append(int(f[0], 16))
         if len(f) == 4 and f[2] in "tTwW":
             start = int(f[0], 16)
             ranges[start] = (start + int(f[1], 16), f[3])
+        elif len(f) == 3 and f[1] in "tTwW":
+            ranges.setdefault(int(f[0], 16), (None, f[2]))
+    for start, (end, name) in ranges.items():
+        if end is None:
+            end = min((s for s in starts if s > start), default=start + 1)
+            ranges[start] = (end, name)
     return ranges
 
 
