@@ -9,6 +9,7 @@
 #include "util/annotate.h"
 #include "util/callchain.h"
 #include "util/data.h"
+#include "util/data-convert.h"
 #include "util/debug.h"
 #include "util/dso.h"
 #include "util/event.h"
@@ -19,7 +20,6 @@
 #include "util/flamegraph-diff.h"
 #include "util/flamegraph-html.h"
 #include "util/flamegraph-output.h"
-#include "util/flamegraph-pprof.h"
 #include "util/flamegraph-record.h"
 #include "util/flamegraph-session.h"
 #include "util/flamegraph-srcline.h"
@@ -50,7 +50,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -78,8 +77,6 @@ struct perf_flamegraph_event {
 	int			max_stack;
 	u64			nr_filtered;
 	u64			nr_unresolved;
-	/* --format pprof: the samples as pprof's, besides the tree. */
-	struct flamegraph_pprof	*pprof;
 };
 
 struct perf_flamegraph {
@@ -123,35 +120,18 @@ struct perf_flamegraph {
 	int			range_size;
 	int			range_num;
 	bool			asm_leaves;
-	/* pprof: the hottest locations' source lines; demangle its names. */
+	/* pprof: the hottest locations' source lines; the cpu as a label. */
 	bool			srcline;
-	bool			demangle;
 	bool			cpu_label;
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	bool			bad_option;	/* found only once the input was read */
 	struct flamegraph_frame	*frames;
 	size_t			alloc_frames;
 	u64			nr_other_event;
-	/*
-	 * The time the recording spans: its samples', whatever their event,
-	 * that --time keeps; not the off-CPU ones written at the end, which
-	 * carry a made-up time past everything (util/bpf_off_cpu.c).
-	 */
-	u64			first_time;
-	u64			last_time;
 	u64			nr_resolved;	/* not from a remembered stack */
 	u64			nr_by_callers;	/* of which only the IP resolved */
 	/* When they began: events, decoding, finish, write. */
 	u64			phases[4];
-	/*
-	 * pprof's main binary: the process that exec'd first (perf record's
-	 * command), once it exec'd (0: none yet), and the map of the
-	 * executable it last exec'd, found at the first executable mmap
-	 * after the exec (main_exec: not found yet).
-	 */
-	u32			main_pid;
-	bool			main_exec;
-	struct map		*main_map;
 };
 
 /*
@@ -371,9 +351,6 @@ static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
 static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
 {
 	if (pfe) {
-		if (pfe->pprof)
-			flamegraph_pprof__exit(pfe->pprof);
-		free(pfe->pprof);
 		flamegraph__exit(&pfe->fg);
 		strbuf_release(&pfe->view);
 		free(pfe->name);
@@ -439,23 +416,6 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	pfe->labels.event = pfe->name;
 	pfe->labels.unit = evsel__period_unit(evsel);
 	events[pfg->nr_events++] = pfe;
-	if (pfg->format == FLAMEGRAPH_PPROF) {
-		/* Every sample to pprof: the tree's shortcuts skip its resolution. */
-		pfe->stacks_by_key = false;
-		pfe->callers_by_key = false;
-		pfe->pprof = malloc(sizeof(*pfe->pprof));
-		if (!pfe->pprof ||
-		    flamegraph_pprof__init(pfe->pprof, pfe->name, pfe->labels.unit)) {
-			zfree(&pfe->pprof);
-			*err = -ENOMEM;
-			evsel->priv = pfe;
-			return NULL;
-		}
-		pfe->pprof->period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
-		pfe->pprof->nr_srclines = pfg->srcline ? FLAMEGRAPH_SRCLINES_MAX : 0;
-		pfe->pprof->demangle = pfg->demangle;
-		pfe->pprof->cpu_label = pfg->cpu_label;
-	}
 	evsel->priv = pfe;
 	return pfe;
 out_free:
@@ -488,7 +448,6 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
  * (@callers, the node they went to) are not resolved again.  Else, with
  * @callers_of set, and one frame per callchain entry of @key, the last
  * the sampled function's, *@callers_of is set to the node of its callers.
- * With --format pprof the same frames go to the event's pprof samples.
  */
 static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 						    struct perf_flamegraph_event *pfe,
@@ -537,23 +496,7 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 				nr ? pfg->frames : &ip, nr ?: 1, insn);
 	if (leaf && callers_of && nr == nr_addresses(key))
 		*callers_of = insn ? leaf->parent->parent : leaf->parent;
-	if (leaf && pfe->pprof &&
-	    flamegraph_pprof__add_sample(pfe->pprof, nr ? pfg->frames : &ip, nr ?: 1,
-					 thread__comm_str(al->thread), sample->pid, sample->tid,
-					 sample->cpu, sample->time, sample->period))
-		return NULL;
 	return leaf;
-}
-
-/* Widen the time the recording spans (@pfg->first_time, last_time) to @sample's. */
-static void perf_flamegraph__span(struct perf_flamegraph *pfg, struct perf_sample *sample)
-{
-	if (!sample->time || evsel__is_offcpu_event(sample->evsel) ||
-	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num, sample->time))
-		return;
-	if (!pfg->first_time || sample->time < pfg->first_time)
-		pfg->first_time = sample->time;
-	pfg->last_time = max(pfg->last_time, sample->time);
 }
 
 static int process_sample_event(const struct perf_tool *tool,
@@ -579,7 +522,6 @@ static int process_sample_event(const struct perf_tool *tool,
 	bool by_callers;
 	int ret = 0;
 
-	perf_flamegraph__span(pfg, sample);
 	pfe = perf_flamegraph__event(pfg, evsel, &ret);
 	if (!pfe) {
 		pfg->nr_other_event++;
@@ -675,63 +617,17 @@ static void perf_flamegraph__forget(const struct perf_tool *tool, s32 pid)
 		flamegraph__forget_stacks(&pfg->events[i]->fg, pid);
 }
 
-/*
- * pprof's main binary (flamegraph_pprof__set_main()): the executable the
- * command perf record ran exec'd, the one it ran last if it exec'd
- * another (taskset, env, nice, a script's interpreter). The kernel maps
- * the executable first of all in an exec: the first executable mmap of
- * the process after its exec is the executable's code.
- */
-static void perf_flamegraph__main_mmap(struct perf_flamegraph *pfg, struct machine *machine,
-				       union perf_event *event, u32 pid, u32 tid, u64 start,
-				       bool exec)
-{
-	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct addr_location al;
-	struct thread *thread;
-
-	if (!pfg->main_exec || pid != pfg->main_pid || !exec || cpumode != PERF_RECORD_MISC_USER)
-		return;
-	thread = machine__find_thread(machine, pid, tid);
-	if (!thread)
-		return;
-	addr_location__init(&al);
-	if (thread__find_map(thread, cpumode, start, &al)) {
-		map__put(pfg->main_map);
-		pfg->main_map = map__get(al.map);
-		pfg->main_exec = false;
-	}
-	addr_location__exit(&al);
-	thread__put(thread);
-}
-
 static int process_mmap_event(const struct perf_tool *tool, union perf_event *event,
 			      struct perf_sample *sample, struct machine *machine)
 {
-	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
-	int err;
-
 	perf_flamegraph__forget(tool, event->mmap.pid);
-	err = perf_event__process_mmap(tool, event, sample, machine);
-	if (!err)
-		perf_flamegraph__main_mmap(pfg, machine, event, event->mmap.pid, event->mmap.tid,
-					   event->mmap.start,
-					   !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA));
-	return err;
+	return perf_event__process_mmap(tool, event, sample, machine);
 }
 
 static int process_comm_event(const struct perf_tool *tool, union perf_event *event,
 			      struct perf_sample *sample, struct machine *machine)
 {
-	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
-
 	perf_flamegraph__forget(tool, event->comm.pid);
-	/* The first process to exec is the command perf record ran. */
-	if (pfg->format == FLAMEGRAPH_PPROF && (event->header.misc & PERF_RECORD_MISC_COMM_EXEC) &&
-	    (!pfg->main_pid || event->comm.pid == pfg->main_pid)) {
-		pfg->main_pid = event->comm.pid;
-		pfg->main_exec = true;
-	}
 	return perf_event__process_comm(tool, event, sample, machine);
 }
 
@@ -767,10 +663,6 @@ static int process_mmap2_event(const struct perf_tool *tool, union perf_event *e
 
 	perf_flamegraph__forget(tool, event->mmap2.pid);
 	err = perf_event__process_mmap2(tool, event, sample, machine);
-	if (!err)
-		perf_flamegraph__main_mmap(pfg, machine, event, event->mmap2.pid,
-					   event->mmap2.tid, event->mmap2.start,
-					   event->mmap2.prot & PROT_EXEC);
 	if (err || cpumode != PERF_RECORD_MISC_USER ||
 	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
 		return err;
@@ -870,23 +762,6 @@ static int perf_flamegraph_event__view(struct perf_flamegraph *pfg,
 	return err;
 }
 
-/*
- * When the recording began, for a pprof profile of a recording without
- * clock data: its file's last change (perf report's "captured on"), less
- * the time its samples span.  0 for a pipe.
- */
-static u64 perf_flamegraph__start_ns(struct perf_flamegraph *pfg,
-				     const struct flamegraph_pprof *pp)
-{
-	struct stat st;
-	u64 end;
-
-	if (perf_data__is_pipe(pfg->session->data) || stat(pfg->session->data->path, &st))
-		return 0;
-	end = st.st_mtim.tv_sec * NSEC_PER_SEC + st.st_mtim.tv_nsec;
-	return end - (pp->last_time - pp->first_time);
-}
-
 /* What the writers say of a graph of ours besides its tree. */
 static struct flamegraph_labels *perf_flamegraph__labels(struct flamegraph *fg)
 {
@@ -898,22 +773,10 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 	FILE *fp = flamegraph_output__open(&pfg->out);
 	struct flamegraph_labels *labels;
 	struct flamegraph_info info;
-	struct flamegraph_pprof *pp;
 	int err, i;
 
 	if (!fp)
 		return -EIO;
-	if (pfg->format == FLAMEGRAPH_PPROF) {
-		pp = container_of(pfg->graphs[0], struct perf_flamegraph_event, fg)->pprof;
-		pp->first_time = pfg->first_time;
-		pp->last_time = pfg->last_time;
-		err = pfg->main_map ? flamegraph_pprof__set_main(pp, pfg->main_map) : 0;
-		if (err)
-			return flamegraph_output__close(&pfg->out, err);
-		return flamegraph_output__close(&pfg->out,
-				flamegraph_pprof__write(pp, perf_session__env(pfg->session),
-							perf_flamegraph__start_ns(pfg, pp), fp));
-	}
 	labels = calloc(pfg->nr_graphs, sizeof(*labels));
 	if (!labels)
 		return flamegraph_output__close(&pfg->out, -ENOMEM);
@@ -953,12 +816,8 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 		if (pfe->nr_filtered || pfe->nr_unresolved)
 			fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
 				pfe->nr_filtered, pfe->nr_unresolved);
-		if (pfe->pprof)
-			fprintf(stderr, ", %zu locations in %zu mappings",
-				pfe->pprof->nr_locations, pfe->pprof->nr_mappings);
-		else
-			fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves",
-				pfe->fg.nr_nodes - 1, pfe->fg.nr_leaves);
+		fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves",
+			pfe->fg.nr_nodes - 1, pfe->fg.nr_leaves);
 	}
 	if (pfg->nr_other_event)
 		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
@@ -1176,6 +1035,35 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/*
+ * --format pprof: perf data convert --to-pprof's profile, with the
+ * options given (symbol_conf's filters apply as they were set).
+ */
+static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data *data)
+{
+	struct perf_data_convert_opts opts = {
+		.force		= data->force,
+		.time_str	= pfg->time_str,
+		.event		= pfg->event_name,
+		.cpu_list	= pfg->cpu_list,
+		.max_stack	= pfg->max_stack == INT_MAX ? 0 : pfg->max_stack,
+		.cpu_label	= pfg->cpu_label,
+		.no_srcline	= !pfg->srcline,
+		/* The binaries' names, for each Function's system_name. */
+		.demangle	= symbol_conf.demangle,
+	};
+
+	if (!input_is_readable(data->path))
+		return -EISDIR;
+	if (!input_is_whole(data->path))
+		return -EINVAL;
+	/* One frame per address: the profile adds inlined functions as Lines. */
+	symbol_conf.inline_name = false;
+	symbol_conf.demangle = false;
+	symbol_conf.try_vmlinux_path = true;
+	return bt_convert__perf2pprof(data->path, pfg->output, &opts);
+}
+
 /* A session of @data for @pfg's tool, its symbols set up. */
 static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *data)
 {
@@ -1243,9 +1131,6 @@ static void perf_flamegraph__close(struct perf_flamegraph *pfg)
 {
 	int i;
 
-	map__zput(pfg->main_map);
-	pfg->main_pid = 0;
-	pfg->main_exec = false;
 	perf_session__delete(pfg->session);
 	for (i = 0; i < pfg->nr_events; i++)
 		perf_flamegraph_event__delete(pfg->events[i]);
@@ -1487,11 +1372,6 @@ int cmd_flamegraph(int argc, const char **argv)
 			pr_err("--format pprof: a profile of one event\n");
 			goto out_usage;
 		}
-		/* Its leaves are the sample IPs' addresses already. */
-		pfg.asm_leaves = false;
-		/* The binaries' names, for each Function's system_name. */
-		pfg.demangle = symbol_conf.demangle;
-		symbol_conf.demangle = false;
 	}
 	if (pfg.template_path) {
 		if (pfg.format != FLAMEGRAPH_HTML) {
@@ -1551,6 +1431,10 @@ int cmd_flamegraph(int argc, const char **argv)
 			goto out;
 	}
 
+	if (pfg.format == FLAMEGRAPH_PPROF) {
+		ret = perf_flamegraph__pprof(&pfg, &data);
+		goto out;
+	}
 	ret = perf_flamegraph__open(&pfg, &data);
 	if (!ret)
 		ret = pfg.diff_base ? perf_flamegraph__diff(&pfg) : __cmd_flamegraph(&pfg);

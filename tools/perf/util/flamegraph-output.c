@@ -439,7 +439,7 @@ int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels
 			flamegraph_node__write_folded(&graphs[i]->root, fp, labels[i].event);
 		return ferror(fp) ? -EIO : 0;
 	case FLAMEGRAPH_PPROF:
-		/* Of samples, not trees: flamegraph_pprof__write(). */
+		/* Of samples, not trees: bt_convert__perf2pprof(). */
 		return -EINVAL;
 	case FLAMEGRAPH_HTML:
 	default:

@@ -20,7 +20,7 @@ struct perf_session;
  * @FLAMEGRAPH_FOLDED: one "frame;frame;...;leaf count" line per stack
  * @FLAMEGRAPH_PPROF: pprof's gzip-compressed profile.proto, every sample
  *                    IP and callchain entry a location at its address
- *                    (flamegraph_pprof__write())
+ *                    (bt_convert__perf2pprof())
  */
 enum flamegraph_format {
 	FLAMEGRAPH_HTML,
@@ -217,7 +217,7 @@ void flamegraph__put_hex(FILE *fp, u64 v);
  * @nr_graphs: entries in @graphs and @labels, at least 1
  * @fp: output stream
  * @format: the output format, not pprof (a profile of samples, not of
- *          trees: flamegraph_pprof__write())
+ *          trees: bt_convert__perf2pprof())
  * @info: what the HTML page's header says about the recording
  *        (flamegraph_info__init() makes it from a session)
  * @tmpl: NULL, or the text of a d3-flame-graph template for html, which

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef __PERF_FLAMEGRAPH_PPROF_H
-#define __PERF_FLAMEGRAPH_PPROF_H
+#ifndef __PERF_PPROF_H
+#define __PERF_PPROF_H
 
 #include <stdio.h>
 #include <linux/types.h>
@@ -11,19 +11,19 @@ struct map;
 struct perf_env;
 
 /**
- * struct flamegraph_pprof - one event's samples, as pprof's profile.proto
+ * struct pprof_profile - one event's samples, as pprof's profile.proto
  * @event: the event's name, the sample type (borrowed)
  * @unit: the unit of its periods, evsel__period_unit()'s (borrowed)
  * @period: the event's sample period, or 0 where it varies (perf record
  *          -F): the profile's period
  * @first_time: the earliest sample's time (perf_clock ns), 0 if none;
  *              the caller may set the recording's, of all its events, before
- *              flamegraph_pprof__write(): the profile's start and duration
+ *              pprof_profile__write(): the profile's start and duration
  *              (an off-CPU event's samples all carry the recording's end)
  * @last_time: the latest sample's, likewise
  * @nr_samples: samples added
  * @nr_srclines: locations whose line was looked up, at most
- *               (flamegraph_pprof__write()); 0: none
+ *               (pprof_profile__write()); 0: none
  * @cpu_label: label each sample with its cpu too (a sample of pprof's
  *             per cpu besides)
  * @demangle: the symbols were loaded with symbol_conf.demangle off, so
@@ -32,9 +32,9 @@ struct perf_env;
  *
  * The rest is private: the tables of the profile's strings, mappings,
  * locations, functions and samples, each entry once, by what tells it
- * apart (see flamegraph_pprof__add_sample()).
+ * apart (see pprof_profile__add_sample()).
  */
-struct flamegraph_pprof {
+struct pprof_profile {
 	const char		*event;
 	const char		*unit;
 	u64			period;
@@ -72,23 +72,23 @@ struct flamegraph_pprof {
 };
 
 /**
- * flamegraph_pprof__init - an empty profile of one event
+ * pprof_profile__init - an empty profile of one event
  * @pp: the profile
  * @event: the event's name (borrowed: it must outlive @pp)
  * @unit: its periods' unit (borrowed)
  *
  * Return: 0, or -ENOMEM.
  */
-int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const char *unit);
+int pprof_profile__init(struct pprof_profile *pp, const char *event, const char *unit);
 
 /**
- * flamegraph_pprof__exit - free a profile's tables
+ * pprof_profile__exit - free a profile's tables
  * @pp: the profile
  */
-void flamegraph_pprof__exit(struct flamegraph_pprof *pp);
+void pprof_profile__exit(struct pprof_profile *pp);
 
 /**
- * flamegraph_pprof__add_sample - add a resolved sample
+ * pprof_profile__add_sample - add a resolved sample
  * @pp: the profile
  * @frames: the sample's callchain as perf resolved it, outermost caller
  *          first, the sample IP's entry last (flamegraph__leaf()'s order)
@@ -109,19 +109,19 @@ void flamegraph_pprof__exit(struct flamegraph_pprof *pp);
  *
  * Return: 0, or -ENOMEM.
  */
-int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
-				 const struct flamegraph_frame *frames, u64 nr,
-				 const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period);
+int pprof_profile__add_sample(struct pprof_profile *pp,
+			      const struct flamegraph_frame *frames, u64 nr,
+			      const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period);
 
 /**
- * flamegraph_pprof__set_main - say which binary is the main one
+ * pprof_profile__set_main - say which binary is the main one
  * @pp: the profile
  * @map: the map of the main binary's executable code in its process
  *
  * pprof takes the profile's first Mapping for the main binary: it
  * names the profile after it ("File:"), as the stores and the web UI
- * do. The caller says which: perf flamegraph's is the executable of the
- * command perf record ran (see its man page, "Mappings"). @map's
+ * do. The caller says which: perf data convert's is the executable of
+ * the command perf record ran. @map's
  * Mapping is added if it has no samples (a profile of a command whose
  * samples are in its children, or in its libraries), and written
  * first. Without it the main binary is the user-space one where the
@@ -129,10 +129,10 @@ int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
  *
  * Return: 0, -EINVAL for a map without a DSO, or -ENOMEM.
  */
-int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map);
+int pprof_profile__set_main(struct pprof_profile *pp, struct map *map);
 
 /**
- * flamegraph_pprof__write - write the profile, gzip-compressed
+ * pprof_profile__write - write the profile, gzip-compressed
  * @pp: the profile
  * @env: the recording's header (perf_session__env()): host, perf
  *       version, command line for the comments, and its clock data for
@@ -145,7 +145,7 @@ int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map);
  * sample types the event in its unit and "samples" (count), the event's
  * the default; period type and period; time and duration; one Mapping,
  * Location and Function per distinct one, the main binary's Mapping
- * first (flamegraph_pprof__set_main()), the vDSO's named "[vdso]" as
+ * first (pprof_profile__set_main()), the vDSO's named "[vdso]" as
  * perf names it, not after the temporary copy perf reads; the hottest
  * locations' source lines from perf's srcline code (@pp->nr_srclines of
  * them) and the functions inlined there as more Lines, innermost first
@@ -156,7 +156,7 @@ int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map);
  *
  * Return: 0, -ENOMEM, or -EIO if a write failed.
  */
-int flamegraph_pprof__write(struct flamegraph_pprof *pp, struct perf_env *env, u64 start_ns,
-			    FILE *fp);
+int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, u64 start_ns,
+			 FILE *fp);
 
-#endif /* __PERF_FLAMEGRAPH_PPROF_H */
+#endif /* __PERF_PPROF_H */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * flamegraph-pprof.c: one event's samples as pprof's profile.proto
- * (perf flamegraph --format pprof, perf data convert --to-pprof), for
+ * pprof.c: one event's samples as pprof's profile.proto
+ * (util/data-convert-pprof.c: perf data convert --to-pprof), for
  * pprof and the profile stores that read it: every callchain entry a
  * Location at its address, in the Mapping of its binary with its
  * build-id, so that an instruction-level view survives the export.
  */
-#include "flamegraph-pprof.h"
+#include "pprof.h"
 #include "build-id.h"
 #include "debug.h"
 #include "dso.h"
@@ -176,7 +176,7 @@ static int pprof__append(void *array, size_t *nr, size_t *alloc, void *entry)
 }
 
 /* The index of @s in the string table, added if new; 0 ("") without memory. */
-static u64 pprof__string(struct flamegraph_pprof *pp, const char *s)
+static u64 pprof__string(struct pprof_profile *pp, const char *s)
 {
 	long idx;
 	char *copy;
@@ -200,7 +200,7 @@ static u64 pprof__string(struct flamegraph_pprof *pp, const char *s)
 	return idx;
 }
 
-int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const char *unit)
+int pprof_profile__init(struct pprof_profile *pp, const char *event, const char *unit)
 {
 	memset(pp, 0, sizeof(*pp));
 	pp->event = event;
@@ -215,7 +215,7 @@ int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const
 	    IS_ERR(pp->location_index) || IS_ERR(pp->function_index) ||
 	    IS_ERR(pp->inline_index) ||
 	    IS_ERR(pp->sample_index)) {
-		flamegraph_pprof__exit(pp);
+		pprof_profile__exit(pp);
 		return -ENOMEM;
 	}
 	/* The table's first string is "", as profile.proto wants. */
@@ -223,7 +223,7 @@ int flamegraph_pprof__init(struct flamegraph_pprof *pp, const char *event, const
 	return pp->nr_strings == 1 ? 0 : -ENOMEM;
 }
 
-void flamegraph_pprof__exit(struct flamegraph_pprof *pp)
+void pprof_profile__exit(struct pprof_profile *pp)
 {
 	size_t i;
 
@@ -262,7 +262,7 @@ void flamegraph_pprof__exit(struct flamegraph_pprof *pp)
 }
 
 /* The Mapping of @map, added if new: its id, 0 for none. */
-static u64 pprof__mapping(struct flamegraph_pprof *pp, struct map *map)
+static u64 pprof__mapping(struct pprof_profile *pp, struct map *map)
 {
 	struct pprof_mapping key, *m;
 
@@ -298,7 +298,7 @@ static u64 pprof__mapping(struct flamegraph_pprof *pp, struct map *map)
  * without, @pp->demangle demangles each function's once here (NULL for
  * a name that isn't mangled).
  */
-static void pprof__function_names(struct flamegraph_pprof *pp, struct pprof_function *f)
+static void pprof__function_names(struct pprof_profile *pp, struct pprof_function *f)
 {
 	bool demangle = symbol_conf.demangle;
 	char *demangled;
@@ -312,7 +312,7 @@ static void pprof__function_names(struct flamegraph_pprof *pp, struct pprof_func
 }
 
 /* The Function of @ms's symbol, added if new: its id, 0 for none. */
-static u64 pprof__function(struct flamegraph_pprof *pp, const struct map_symbol *ms,
+static u64 pprof__function(struct pprof_profile *pp, const struct map_symbol *ms,
 			   u64 mapping_id)
 {
 	struct pprof_function *f;
@@ -340,7 +340,7 @@ static u64 pprof__function(struct flamegraph_pprof *pp, const struct map_symbol 
 }
 
 /* The Location of @frame, added if new; NULL without memory. */
-static struct pprof_location *pprof__location(struct flamegraph_pprof *pp,
+static struct pprof_location *pprof__location(struct pprof_profile *pp,
 					      const struct flamegraph_frame *frame)
 {
 	struct pprof_location key = {
@@ -377,9 +377,9 @@ out_free:
 	return NULL;
 }
 
-int flamegraph_pprof__add_sample(struct flamegraph_pprof *pp,
-				 const struct flamegraph_frame *frames, u64 nr,
-				 const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period)
+int pprof_profile__add_sample(struct pprof_profile *pp,
+			      const struct flamegraph_frame *frames, u64 nr,
+			      const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period)
 {
 	struct pprof_sample key = {
 		.nr = nr, .pid = pid, .tid = tid, .cpu = pp->cpu_label ? (s32)cpu : -1,
@@ -440,7 +440,7 @@ static int pprof__cmp_weight(const void *a, const void *b)
  * Its file and first line: where DWARF says it is declared (@decl), else
  * @file, where its code inlined at a location is.
  */
-static u64 pprof__inline_function(struct flamegraph_pprof *pp, const char *name,
+static u64 pprof__inline_function(struct pprof_profile *pp, const char *name,
 				  const char *file, const struct flamegraph_decl *decl)
 {
 	u64 idx = pprof__string(pp, name);
@@ -474,7 +474,7 @@ static u64 pprof__inline_function(struct flamegraph_pprof *pp, const char *name,
  * first (flamegraph__decls()), @nr_decls of them. Return: the file of
  * the outermost call, @l's function's own (free it), or NULL.
  */
-static char *pprof__add_inlines(struct flamegraph_pprof *pp, struct pprof_location *l,
+static char *pprof__add_inlines(struct pprof_profile *pp, struct pprof_location *l,
 				u64 objdump_addr, const struct flamegraph_decl *decls,
 				size_t nr_decls)
 {
@@ -534,7 +534,7 @@ out:
  * declared (@decl), else @file, that of its own code at the location.
  * Never the file of code inlined into it, which is another function's.
  */
-static void pprof__function_decl(struct flamegraph_pprof *pp, struct pprof_function *f,
+static void pprof__function_decl(struct pprof_profile *pp, struct pprof_function *f,
 				 const struct flamegraph_decl *decl, const char *file)
 {
 	if (f->filename)
@@ -550,7 +550,7 @@ static void pprof__function_decl(struct flamegraph_pprof *pp, struct pprof_funct
  * file and line for the address (DWARF), and the functions inlined
  * there; each function's file and first line, where it is declared.
  */
-static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
+static void pprof__add_srclines(struct pprof_profile *pp, unsigned int max)
 {
 	struct pprof_location **hot;
 	size_t i, nr = 0;
@@ -595,7 +595,7 @@ static void pprof__add_srclines(struct flamegraph_pprof *pp, unsigned int max)
 	free(hot);
 }
 
-int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map)
+int pprof_profile__set_main(struct pprof_profile *pp, struct map *map)
 {
 	if (!map || !map__dso(map))
 		return -EINVAL;
@@ -605,10 +605,10 @@ int flamegraph_pprof__set_main(struct flamegraph_pprof *pp, struct map *map)
 
 /*
  * pprof takes the first Mapping for the main binary (its "File:"): the
- * caller's (flamegraph_pprof__set_main()), else the user-space one where
+ * caller's (pprof_profile__set_main()), else the user-space one where
  * the most samples ended. Its id, 0 without memory.
  */
-static u64 pprof__main_mapping(struct flamegraph_pprof *pp)
+static u64 pprof__main_mapping(struct pprof_profile *pp)
 {
 	u64 *weight;
 	size_t i, best = 0;
@@ -669,7 +669,7 @@ static void pprof__label(struct protobuf *pb, struct protobuf *label, u64 key, u
 	protobuf__message(pb, SAMPLE_LABEL, label);
 }
 
-static void pprof__put_samples(struct flamegraph_pprof *pp, struct protobuf *pb)
+static void pprof__put_samples(struct pprof_profile *pp, struct protobuf *pb)
 {
 	u64 comm = pprof__string(pp, "comm"), pid = pprof__string(pp, "pid");
 	u64 tid = pprof__string(pp, "tid"), cpu = pprof__string(pp, "cpu");
@@ -706,7 +706,7 @@ static const char *pprof__mapping_filename(struct dso *dso)
 	return dso__is_vdso(dso) ? dso__short_name(dso) : dso__long_name(dso);
 }
 
-static void pprof__put_mappings(struct flamegraph_pprof *pp, struct protobuf *pb, u64 main)
+static void pprof__put_mappings(struct pprof_profile *pp, struct protobuf *pb, u64 main)
 {
 	struct protobuf msg;
 	size_t i;
@@ -736,7 +736,7 @@ static void pprof__put_mappings(struct flamegraph_pprof *pp, struct protobuf *pb
 	protobuf__exit(&msg);
 }
 
-static void pprof__put_locations(struct flamegraph_pprof *pp, struct protobuf *pb,
+static void pprof__put_locations(struct pprof_profile *pp, struct protobuf *pb,
 				 u64 main)
 {
 	struct protobuf msg, line;
@@ -767,7 +767,7 @@ static void pprof__put_locations(struct flamegraph_pprof *pp, struct protobuf *p
 	protobuf__exit(&line);
 }
 
-static void pprof__put_functions(struct flamegraph_pprof *pp, struct protobuf *pb)
+static void pprof__put_functions(struct pprof_profile *pp, struct protobuf *pb)
 {
 	struct protobuf msg;
 	size_t i;
@@ -790,7 +790,7 @@ static void pprof__put_functions(struct flamegraph_pprof *pp, struct protobuf *p
 }
 
 /* Comments: what perf report --header says first. */
-static void pprof__put_comments(struct flamegraph_pprof *pp, struct protobuf *pb,
+static void pprof__put_comments(struct pprof_profile *pp, struct protobuf *pb,
 				struct perf_env *env)
 {
 	char *s;
@@ -827,8 +827,8 @@ static int pprof__put_gzip(const char *buf, size_t len, FILE *fp)
 #endif
 }
 
-int flamegraph_pprof__write(struct flamegraph_pprof *pp, struct perf_env *env, u64 start_ns,
-			    FILE *fp)
+int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, u64 start_ns,
+			 FILE *fp)
 {
 	u64 event = pprof__string(pp, pp->event);
 	u64 unit = pprof__string(pp, !strcmp(pp->unit, "ns") ? "nanoseconds" : pp->unit);

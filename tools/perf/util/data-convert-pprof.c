@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * data-convert-pprof.c: perf data convert --to-pprof, and perf flamegraph
+ * --format pprof: the samples of one event, resolved as perf report
+ * resolves them, into pprof's profile.proto (util/pprof.h).
+ */
+#include "data-convert.h"
+#include "callchain.h"
+#include "data.h"
+#include "debug.h"
+#include "dso.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "flamegraph.h"
+#include "flamegraph-output.h"
+#include "flamegraph-srcline.h"
+#include "machine.h"
+#include "map.h"
+#include "perf.h"
+#include "pprof.h"
+#include "session.h"
+#include "symbol.h"
+#include "thread.h"
+#include "time-utils.h"
+#include "tool.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <linux/bitmap.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/time64.h>
+
+/*
+ * perf data convert --to-pprof: the session's tool. Each sample is
+ * resolved as perf report resolves it (machine__resolve(), its filters,
+ * then its callchain) and added to the profile of its event; the
+ * profile written is that of opts->event, else the first event with
+ * samples.
+ */
+struct convert_pprof {
+	struct perf_tool	tool;
+	struct perf_session	*session;
+	const struct perf_data_convert_opts *opts;
+	/* Each event's profile, by its evsel's index, made at its first sample. */
+	struct pprof_profile	**profiles;
+	size_t			alloc_profiles;
+	/* The callchain of the sample being added, outermost caller first. */
+	struct flamegraph_frame	*frames;
+	size_t			alloc_frames;
+	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
+	struct perf_time_interval *ptime_range;
+	int			range_size;
+	int			range_num;
+	/*
+	 * The time the recording spans: its samples', whatever their event,
+	 * that --time keeps; not the off-CPU ones written at the end, which
+	 * carry a made-up time past everything (util/bpf_off_cpu.c).
+	 */
+	u64			first_time;
+	u64			last_time;
+	u64			nr_filtered;
+	u64			nr_unresolved;
+	/*
+	 * The main binary: the process that exec'd first (perf record's
+	 * command), once it exec'd (0: none yet), and the map of the
+	 * executable it last exec'd, found at the first executable mmap
+	 * after the exec (main_exec: not found yet).
+	 */
+	u32			main_pid;
+	bool			main_exec;
+	struct map		*main_map;
+};
+
+/* The profile of @evsel's samples, made at its first: NULL without memory. */
+static struct pprof_profile *convert_pprof__profile(struct convert_pprof *c, struct evsel *evsel)
+{
+	const struct perf_data_convert_opts *opts = c->opts;
+	size_t idx = evsel->core.idx, alloc = c->alloc_profiles;
+	struct pprof_profile *pp;
+
+	if (flamegraph__grow(&c->profiles, &c->alloc_profiles, idx + 1, sizeof(*c->profiles)))
+		return NULL;
+	memset(c->profiles + alloc, 0, (c->alloc_profiles - alloc) * sizeof(*c->profiles));
+	if (c->profiles[idx])
+		return c->profiles[idx];
+	pp = malloc(sizeof(*pp));
+	if (!pp || pprof_profile__init(pp, evsel__name(evsel), evsel__period_unit(evsel))) {
+		free(pp);
+		return NULL;
+	}
+	pp->period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
+	pp->nr_srclines = opts->no_srcline ? 0 : FLAMEGRAPH_SRCLINES_MAX;
+	pp->demangle = opts->demangle;
+	pp->cpu_label = opts->cpu_label;
+	c->profiles[idx] = pp;
+	return pp;
+}
+
+/*
+ * Whether @sample is one to convert: its event, the --cpu and --time
+ * filters. The time the recording spans is that of its samples of any
+ * event that --time keeps.
+ */
+static bool convert_pprof__wanted(struct convert_pprof *c, struct perf_sample *sample)
+{
+	const struct perf_data_convert_opts *opts = c->opts;
+	bool in_time = !perf_time__ranges_skip_sample(c->ptime_range, c->range_num,
+						      sample->time);
+
+	if (in_time && sample->time && !evsel__is_offcpu_event(sample->evsel)) {
+		if (!c->first_time || sample->time < c->first_time)
+			c->first_time = sample->time;
+		c->last_time = max(c->last_time, sample->time);
+	}
+	if (opts->event && strcmp(evsel__name(sample->evsel), opts->event))
+		return false;
+	if (!in_time || (opts->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
+					    !test_bit(sample->cpu, c->cpu_bitmap)))) {
+		c->nr_filtered++;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * How many callchain entries to resolve: opts->max_stack, else all that
+ * the recording holds, as the kernel cut them; a DWARF unwinder's buffer
+ * is as deep as perf report's default, PERF_MAX_STACK_DEPTH.
+ */
+static int convert_pprof__max_stack(struct convert_pprof *c, struct evsel *evsel)
+{
+	if (c->opts->max_stack)
+		return c->opts->max_stack;
+	return evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER ?
+	       PERF_MAX_STACK_DEPTH : INT_MAX;
+}
+
+/*
+ * The frames of @sample in @c->frames, outermost caller first: its
+ * callchain as perf resolves it (for precise events, in agreement with
+ * the sample IP: callchain__fixup_precise_ip()), else the sampled
+ * function alone. Return: how many, or 0 without memory.
+ */
+static u64 convert_pprof__frames(struct convert_pprof *c, struct perf_sample *sample,
+				 struct addr_location *al)
+{
+	struct callchain_cursor *cursor = get_tls_callchain_cursor();
+	struct callchain_cursor_node *node;
+	u64 nr = 0, i;
+
+	if (!sample->callchain || !cursor ||
+	    thread__resolve_callchain(al->thread, cursor, sample, NULL, NULL,
+				      convert_pprof__max_stack(c, sample->evsel)) || !cursor->nr) {
+		if (flamegraph__grow(&c->frames, &c->alloc_frames, 1, sizeof(*c->frames)))
+			return 0;
+		c->frames[0] = (struct flamegraph_frame){
+			.ms = { .thread = al->thread, .map = al->map, .sym = al->sym, },
+			.ip = sample->ip,
+		};
+		return 1;
+	}
+	if (flamegraph__grow(&c->frames, &c->alloc_frames, cursor->nr, sizeof(*c->frames)))
+		return 0;
+	callchain_cursor_commit(cursor);
+	while ((node = callchain_cursor_current(cursor)) != NULL) {
+		/* The cursor is callee first unless the user's call-graph order says caller. */
+		i = callchain_param.order == ORDER_CALLEE ? cursor->nr - 1 - nr : nr;
+		c->frames[i] = (struct flamegraph_frame){ .ms = node->ms, .ip = node->ip, };
+		nr++;
+		callchain_cursor_advance(cursor);
+	}
+	return nr;
+}
+
+static int convert_pprof__sample(const struct perf_tool *tool, union perf_event *event,
+				 struct perf_sample *sample, struct machine *machine)
+{
+	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
+	struct pprof_profile *pp;
+	struct addr_location al;
+	int err = 0;
+	u64 nr;
+
+	if (!convert_pprof__wanted(c, sample))
+		return 0;
+	addr_location__init(&al);
+	if (machine__resolve(machine, &al, sample) < 0) {
+		pr_debug("problem processing %d event, skipping it.\n", event->header.type);
+		c->nr_unresolved++;
+		goto out;
+	}
+	if (al.filtered) {
+		c->nr_filtered++;
+		goto out;
+	}
+	pp = convert_pprof__profile(c, sample->evsel);
+	nr = pp ? convert_pprof__frames(c, sample, &al) : 0;
+	if (!nr || pprof_profile__add_sample(pp, c->frames, nr, thread__comm_str(al.thread),
+					     sample->pid, sample->tid, sample->cpu,
+					     sample->time, sample->period))
+		err = -ENOMEM;
+out:
+	addr_location__exit(&al);
+	return err;
+}
+
+/*
+ * The main binary (pprof_profile__set_main()): the executable the
+ * command perf record ran exec'd, the one it ran last if it exec'd
+ * another (taskset, env, nice, a script's interpreter). The kernel maps
+ * the executable first of all in an exec: the first executable mmap of
+ * the process after its exec is the executable's code.
+ */
+static void convert_pprof__main_mmap(struct convert_pprof *c, struct machine *machine,
+				     union perf_event *event, u32 pid, u32 tid, u64 start,
+				     bool exec)
+{
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct addr_location al;
+	struct thread *thread;
+
+	if (!c->main_exec || pid != c->main_pid || !exec || cpumode != PERF_RECORD_MISC_USER)
+		return;
+	thread = machine__find_thread(machine, pid, tid);
+	if (!thread)
+		return;
+	addr_location__init(&al);
+	if (thread__find_map(thread, cpumode, start, &al)) {
+		map__put(c->main_map);
+		c->main_map = map__get(al.map);
+		c->main_exec = false;
+	}
+	addr_location__exit(&al);
+	thread__put(thread);
+}
+
+static int convert_pprof__mmap(const struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct machine *machine)
+{
+	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
+	int err = perf_event__process_mmap(tool, event, sample, machine);
+
+	if (!err)
+		convert_pprof__main_mmap(c, machine, event, event->mmap.pid, event->mmap.tid,
+					 event->mmap.start,
+					 !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA));
+	return err;
+}
+
+/*
+ * A binary rebuilt since the recording, with no build-id to tell it by,
+ * would give the samples functions that never ran: keep its symbols
+ * away (dso__replaced_since_mmap()), as perf flamegraph does.
+ */
+static void convert_pprof__check_dso(struct machine *machine, union perf_event *event)
+{
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct addr_location al;
+	struct thread *thread;
+	struct dso *dso;
+	char why[256];
+
+	if (cpumode != PERF_RECORD_MISC_USER ||
+	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return;
+	thread = machine__find_thread(machine, event->mmap2.pid, event->mmap2.tid);
+	if (!thread)
+		return;
+	addr_location__init(&al);
+	dso = thread__find_map(thread, cpumode, event->mmap2.start, &al) ? map__dso(al.map) : NULL;
+	if (dso && !dso__loaded(dso) && dso__replaced_since_mmap(dso, why, sizeof(why))) {
+		dso__set_loaded(dso);
+		dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
+		pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]\n",
+			   dso__long_name(dso), why);
+	}
+	addr_location__exit(&al);
+	thread__put(thread);
+}
+
+static int convert_pprof__mmap2(const struct perf_tool *tool, union perf_event *event,
+				struct perf_sample *sample, struct machine *machine)
+{
+	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
+	int err = perf_event__process_mmap2(tool, event, sample, machine);
+
+	if (err)
+		return err;
+	convert_pprof__main_mmap(c, machine, event, event->mmap2.pid, event->mmap2.tid,
+				 event->mmap2.start, event->mmap2.prot & PROT_EXEC);
+	convert_pprof__check_dso(machine, event);
+	return 0;
+}
+
+static int convert_pprof__comm(const struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct machine *machine)
+{
+	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
+
+	/* The first process to exec is the command perf record ran. */
+	if ((event->header.misc & PERF_RECORD_MISC_COMM_EXEC) &&
+	    (!c->main_pid || event->comm.pid == c->main_pid)) {
+		c->main_pid = event->comm.pid;
+		c->main_exec = true;
+	}
+	return perf_event__process_comm(tool, event, sample, machine);
+}
+
+/* Its sample types decide how callchains unwind (DWARF, LBR), as in perf report. */
+static void convert_pprof__setup_callchain(struct perf_session *session)
+{
+	struct evlist *evlist = session->evlist;
+
+	if (evlist && evlist__nr_entries(evlist))
+		callchain_param_setup(evlist__combined_sample_type(evlist),
+				      perf_session__e_machine(session, /*e_flags=*/NULL));
+}
+
+static int convert_pprof__attr(const struct perf_tool *tool, union perf_event *event,
+			       struct evlist **pevlist)
+{
+	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
+	int err = perf_event__process_attr(tool, event, pevlist);
+
+	if (!err && c->session)
+		convert_pprof__setup_callchain(c->session);
+	return err;
+}
+
+/*
+ * When the recording began, for a recording without clock data: its
+ * file's last change (perf report's "captured on"), less the time its
+ * samples span. 0 for a pipe.
+ */
+static u64 convert_pprof__start_ns(struct convert_pprof *c)
+{
+	struct perf_data *data = c->session->data;
+	struct stat st;
+	u64 end;
+
+	if (perf_data__is_pipe(data) || stat(data->path, &st))
+		return 0;
+	end = st.st_mtim.tv_sec * NSEC_PER_SEC + st.st_mtim.tv_nsec;
+	return end - (c->last_time - c->first_time);
+}
+
+/* The profile to write: opts->event's, else the first event's with samples. */
+static struct pprof_profile *convert_pprof__chosen(struct convert_pprof *c)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(c->session->evlist, evsel) {
+		if ((size_t)evsel->core.idx < c->alloc_profiles && c->profiles[evsel->core.idx])
+			return c->profiles[evsel->core.idx];
+	}
+	return NULL;
+}
+
+static int convert_pprof__write(struct convert_pprof *c, const char *path)
+{
+	struct pprof_profile *pp = convert_pprof__chosen(c);
+	struct flamegraph_output out;
+	FILE *fp;
+	int err;
+
+	if (!pp) {
+		pr_err("no samples of '%s' to convert in %s (%" PRIu64 " filtered, %" PRIu64
+		       " unresolved)\n", c->opts->event ?: "any event", c->session->data->path,
+		       c->nr_filtered, c->nr_unresolved);
+		return -ENODATA;
+	}
+	pp->first_time = c->first_time;
+	pp->last_time = c->last_time;
+	err = c->main_map ? pprof_profile__set_main(pp, c->main_map) : 0;
+	if (err)
+		return err;
+	err = flamegraph_output__init(&out, path);
+	if (err)
+		return err;
+	fp = flamegraph_output__open(&out);
+	err = fp ? pprof_profile__write(pp, perf_session__env(c->session),
+					convert_pprof__start_ns(c), fp) : -EIO;
+	err = flamegraph_output__close(&out, err);
+	flamegraph_output__exit(&out);
+	if (!err && !quiet)
+		fprintf(stderr, "[ perf data convert: Converted '%s' into pprof '%s': %" PRIu64
+			" samples of '%s', %zu locations in %zu mappings ]\n",
+			c->session->data->path, strcmp(path, "-") ? path : "stdout",
+			pp->nr_samples, pp->event, pp->nr_locations, pp->nr_mappings);
+	return err;
+}
+
+int bt_convert__perf2pprof(const char *input, const char *to_pprof,
+			   struct perf_data_convert_opts *opts)
+{
+	struct perf_data data = {
+		.path	= input,
+		.mode	= PERF_DATA_MODE_READ,
+		.force	= opts->force,
+	};
+	struct convert_pprof c = { .opts = opts, };
+	size_t i;
+	int err;
+
+	if (opts->all) {
+		pr_err("--all: a pprof profile holds the samples of one event\n");
+		return -EINVAL;
+	}
+	if (opts->tod) {
+		pr_err("--tod: a pprof profile's time is the time of day already\n");
+		return -EINVAL;
+	}
+	perf_tool__init(&c.tool, /*ordered_events=*/true);
+	c.tool.sample		= convert_pprof__sample;
+	c.tool.mmap		= convert_pprof__mmap;
+	c.tool.mmap2		= convert_pprof__mmap2;
+	c.tool.comm		= convert_pprof__comm;
+	c.tool.exit		= perf_event__process_exit;
+	c.tool.fork		= perf_event__process_fork;
+	c.tool.namespaces	= perf_event__process_namespaces;
+	c.tool.ksymbol		= perf_event__process_ksymbol;
+	c.tool.attr		= convert_pprof__attr;
+	c.tool.build_id		= perf_event__process_build_id;
+#ifdef HAVE_LIBTRACEEVENT
+	c.tool.tracing_data	= perf_event__process_tracing_data;
+#endif
+	c.tool.id_index		= perf_event__process_id_index;
+	c.tool.feature		= perf_event__process_feature;
+	c.tool.ordering_requires_timestamps = true;
+
+	c.session = perf_session__new(&data, &c.tool);
+	if (IS_ERR(c.session))
+		return PTR_ERR(c.session);
+	err = symbol__init(perf_session__env(c.session));
+	if (err)
+		goto out;
+	if (opts->event && !perf_data__is_pipe(&data) &&
+	    !evlist__find_evsel_by_str(c.session->evlist, opts->event)) {
+		pr_err("event '%s' is not in %s\n", opts->event, data.path);
+		err = -EINVAL;
+		goto out;
+	}
+	if (opts->cpu_list) {
+		err = perf_session__cpu_bitmap(c.session, opts->cpu_list, c.cpu_bitmap);
+		if (err)
+			goto out;
+	}
+	if (opts->time_str) {
+		err = perf_time__parse_for_ranges(opts->time_str, c.session, &c.ptime_range,
+						  &c.range_size, &c.range_num);
+		if (err < 0)
+			goto out;
+	}
+	convert_pprof__setup_callchain(c.session);
+	err = perf_session__process_events(c.session);
+	if (err)
+		pr_err("failed to process the events of %s\n", data.path);
+	else
+		err = convert_pprof__write(&c, to_pprof);
+out:
+	for (i = 0; i < c.alloc_profiles; i++) {
+		if (c.profiles[i])
+			pprof_profile__exit(c.profiles[i]);
+		free(c.profiles[i]);
+	}
+	free(c.profiles);
+	free(c.frames);
+	free(c.ptime_range);
+	map__put(c.main_map);
+	perf_session__delete(c.session);
+	return err;
+}
