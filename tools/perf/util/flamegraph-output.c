@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/err.h>
