@@ -3,7 +3,8 @@
 #
 # check-asan.sh PERF: run perf flamegraph, built with ASan and UBSan, on
 # recordings made on the spot and on the foreign profiles, in every
-# format, and fail on any sanitizer report whose first frame in perf is
+# format, and through perf data convert, perf report and perf diff, and
+# its C tests; fail on any sanitizer report whose first frame in perf is
 # in our code (scripts/sanitizer-origin.py). Reports from the rest of
 # perf are listed but do not fail the run.
 
@@ -22,22 +23,62 @@ inputs="$work/p.data $(ls "$top"/../shared/profiles/*.data 2> /dev/null)"
 
 ours=0
 other=0
+# check LABEL COMMAND...: run it, and sort its sanitizer reports; with
+# must_pass=1, fail if it fails.
+must_pass=0
+check() {
+	local label=$1
+
+	shift
+	if ! "$@" > /dev/null 2> "$work/err" && [ "$must_pass" = 1 ]; then
+		echo "FAILED: $label: $(grep -v '^\[' "$work/err" | head -1)"
+		ours=$((ours + 1))
+	fi
+	grep -qE "AddressSanitizer|LeakSanitizer|runtime error" "$work/err" || return 0
+	if python3 "$top/scripts/sanitizer-origin.py" "$work/err"; then
+		echo "SANITIZER REPORT in perf flamegraph code: $label"
+		grep -E "ERROR|runtime error|SUMMARY|#[0-9] " "$work/err" | head -20
+		ours=$((ours + 1))
+	else
+		echo "perf's own code: $label:" \
+		     "$(grep -E "runtime error|SUMMARY" "$work/err" | head -1)"
+		other=$((other + 1))
+	fi
+}
+
 for f in $inputs; do
 	for fmt in html json folded; do
-		"$perf" flamegraph --asm -i "$f" --format "$fmt" -o "$work/out" \
-			2> "$work/err"
-		grep -qE "AddressSanitizer|LeakSanitizer|runtime error" "$work/err" ||
-			continue
-		if python3 "$top/scripts/sanitizer-origin.py" "$work/err"; then
-			echo "SANITIZER REPORT in perf flamegraph code: $f --format $fmt"
-			grep -E "ERROR|runtime error|SUMMARY|#[0-9] " "$work/err" | head -20
-			ours=$((ours + 1))
-		else
-			echo "perf's own code: $f --format $fmt:" \
-			     "$(grep -E "runtime error|SUMMARY" "$work/err" | head -1)"
-			other=$((other + 1))
-		fi
+		check "$f --format $fmt" "$perf" flamegraph --asm -i "$f" --format "$fmt" \
+			-o "$work/out"
 	done
+	check "$f --format pprof" "$perf" flamegraph -i "$f" --format pprof -o "$work/out"
 done
-echo "sanitizer reports: $ours in perf flamegraph, $other in perf's own code"
+# The other ways in: data convert, --diff, perf report and perf diff,
+# and the C tests of the tree and writers and of precise callchains.
+p=$work/p.data
+must_pass=1
+check "data convert --to-pprof" "$perf" data convert -i "$p" --to-pprof "$work/out"
+check "--diff" "$perf" flamegraph --asm -i "$p" --diff "$p" -o "$work/out.html"
+check "perf report --flamegraph" "$perf" report -i "$p" --asm --flamegraph="$work/out.json"
+check "perf diff --flamegraph" "$perf" diff --asm --flamegraph="$work/out.html" "$p" "$p"
+# perf with ASan checks reference counts (REFCNT_CHECKING): each
+# reference to a map or dso is a pointer of its own. What it writes and
+# its tests must be what perf without the checking writes and passes.
+if ! "$perf" test "Flame graph tree and writers" "Precise callchains agree with the sample IP" \
+		"Demangle C++" > "$work/test.log" 2>&1 || grep -q FAILED "$work/test.log"; then
+	echo "perf test failed with ASan:"
+	grep -E "FAILED|Ok" "$work/test.log"
+	ours=$((ours + 1))
+fi
+normal=$top/build/perf
+for fmt in json folded pprof; do
+	[ -x "$normal" ] || break
+	"$perf" flamegraph --asm -i "$p" --format "$fmt" -o "$work/asan.$fmt" 2> /dev/null
+	"$normal" flamegraph --asm -i "$p" --format "$fmt" -o "$work/plain.$fmt" 2> /dev/null
+	if ! cmp -s "$work/asan.$fmt" "$work/plain.$fmt"; then
+		echo "--format $fmt: perf with ASan writes another output than perf without"
+		ours=$((ours + 1))
+	fi
+done
+echo "problems in perf flamegraph: $ours; sanitizer reports in perf's own code: $other"
 [ "$ours" -eq 0 ]

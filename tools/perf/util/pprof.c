@@ -124,7 +124,8 @@ static bool mapping_equal(long a, long b, void *ctx __maybe_unused)
 {
 	const struct pprof_mapping *x = (const void *)a, *y = (const void *)b;
 
-	return x->dso == y->dso && x->start == y->start && x->limit == y->limit &&
+	return flamegraph__dso_key(x->dso) == flamegraph__dso_key(y->dso) &&
+	       x->start == y->start && x->limit == y->limit &&
 	       x->offset == y->offset;
 }
 
