@@ -598,8 +598,7 @@ test_bad_input() {
 	refute perf flamegraph -i "${data}" -C 4096 -o "$d/cpu4096.pb.gz" 2> "$d/err"
 	test ! -e "$d/cpu4096.pb.gz"
 	refute perf data convert -i "${data}" --to-pprof "$d/s.pb.gz" --time 1,2 2> "$d/err"
-	grep -q "^no samples of 'any event' to convert in ${data} ([1-9][0-9]* filtered, 0 unresolved)$" \
-		"$d/err"
+	grep -q "^no samples of 'any event' to convert in ${data} ([1-9][0-9]* filtered," "$d/err"
 	test ! -e "$d/s.pb.gz"
 	refute perf report -i "${data}" --flamegraph="$d/z.pb.gz" 2> "$d/err"
 	grep -q "pprof profiles come from perf flamegraph --format pprof" "$d/err"
