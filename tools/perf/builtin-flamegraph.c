@@ -711,29 +711,6 @@ static int process_feature_event(const struct perf_tool *tool,
 	return 0;
 }
 
-/*
- * perf's ui_progress on a plain terminal: one line, rewritten in place,
- * for the phases that take long (reading events, decoding).  Set up only
- * when stderr is a terminal, so logs and pipes stay clean.
- */
-static void stderr_progress__update(struct ui_progress *p)
-{
-	fprintf(stderr, "\r%s %3" PRIu64 "%%", p->title,
-		p->total ? min(p->curr, p->total) * 100 / p->total : 100);
-	fflush(stderr);
-}
-
-static void stderr_progress__finish(void)
-{
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
-}
-
-static struct ui_progress_ops stderr_progress__ops = {
-	.update = stderr_progress__update,
-	.finish = stderr_progress__finish,
-};
-
 static u64 now_ns(void)
 {
 	struct timespec ts;
@@ -1318,7 +1295,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	if (quiet)
 		perf_quiet_option();
 	else if (verbose <= 0 && isatty(STDERR_FILENO))
-		ui_progress__ops = &stderr_progress__ops;
+		stdio_progress__init();
 
 	if (pfg.weight_str && !strcmp(pfg.weight_str, "samples")) {
 		pfg.weight = FLAMEGRAPH_WEIGHT_SAMPLES;
