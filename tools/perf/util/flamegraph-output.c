@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The writers of perf flamegraph: JSON in the shape of upstream's "perf
- * script report flamegraph -f json", folded stacks as flamegraph.pl
- * reads them, a self-contained HTML page, a d3-flame-graph template; and
- * the output file, replaced only once it was written whole.
+ * script report flamegraph -f json" and folded stacks as flamegraph.pl
+ * reads them; and the output file, replaced only once it was written
+ * whole.
  */
 #include <errno.h>
 #include <fcntl.h>

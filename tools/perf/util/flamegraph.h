@@ -46,8 +46,8 @@ enum flamegraph_kind {
  * @kernel: the IP is kernel code
  * @text: the instruction at @addr as the disassembler prints it (owned),
  *        set by flamegraph__decode_insns(); NULL where it can't be had
- * @srcline: "file:line" of the instruction (owned), set by
- *           flamegraph__add_srclines() for the hottest ones; else NULL
+ * @srcline: "file:line" of the instruction (owned, freed with the tree),
+ *           where a caller looked it up; else NULL
  * @weight: the weight (struct flamegraph_node's @self) of every leaf of
  *          this instruction, set by flamegraph__count_insns()
  *
@@ -146,7 +146,8 @@ enum flamegraph_weight {
  * @weight: what the nodes' @self and @total sum
  * @nr_samples: samples added
  * @insns: the distinct sampled instructions, in no particular order, for
- *         flamegraph__decode_insns() and flamegraph__add_srclines()
+ *         flamegraph__decode_insns() and whoever else looks up what is
+ *         at their addresses
  * @nr_insns: entries in @insns
  * @alloc_insns: room in @insns
  * @insn_index: @insns by DSO and IP
@@ -449,7 +450,7 @@ static inline size_t flamegraph__hash_combine(size_t hash, u64 value)
  * Every reason a frame or leaf can't be named (a replaced binary, no
  * symbols, no disassembler) is reported once per DSO, by whichever part
  * finds it first: per build-id (else path), so that one binary in two
- * sessions (perf flamegraph --diff's) is one DSO.
+ * sessions (two recordings compared) is one DSO.
  *
  * Return: true the first time it is called for @dso (or @kernel); false
  * after that.
@@ -493,8 +494,8 @@ bool flamegraph_node__is_jit(const struct flamegraph_node *node);
  * flamegraph_node__srcline - the source line shown for a node
  * @node: the node
  *
- * Return: "file:line" of an instruction leaf's instruction where
- * flamegraph__add_srclines() found one, else NULL.
+ * Return: "file:line" of an instruction leaf's instruction where one was
+ * looked up (struct flamegraph_insn's @srcline), else NULL.
  */
 const char *flamegraph_node__srcline(const struct flamegraph_node *node);
 
