@@ -7,11 +7,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
-struct evsel;
 struct flamegraph;
 struct flamegraph_node;
-struct strbuf;
-struct perf_session;
 
 /**
  * enum flamegraph_format - output formats of the writers
