@@ -5,7 +5,8 @@
 # to a pristine copy of the base one patch at a time with git am, build
 # perf after each with WERROR=1, run the base's checkpatch.pl --strict on
 # each (no error, no warning), and run the tests present after each patch
-# that adds or changes a test, and after the last. One line per patch;
+# that adds or changes a test, and after the last, which is also built
+# with REFCNT_CHECKING=1 (as upstream's tests/make). One line per patch;
 # stops at the first problem. With FROM=N (make check-patches FROM=N),
 # the patches before the N-th are applied only, neither built nor
 # checked: to go on after a run that passed them.
@@ -31,7 +32,7 @@ if [ -z "$name" ] || [ -z "$email" ]; then
 	exit 1
 fi
 
-rm -rf "$work" "$obj"
+rm -rf "$work" "$obj" "$obj-refcnt"
 mkdir -p "$work" "$obj/prefix/libexec"
 ln -s "$work/tools/perf" "$obj/prefix/libexec/perf-core"
 cp -a "$base/." "$work/"
@@ -120,5 +121,17 @@ PY
 	fi
 done
 
+# As upstream's build tests (tests/make, make_refcnt_check): the whole
+# series with perf's reference-count checking, where each reference to
+# a map or dso is a pointer of its own.
+echo "  BUILD  the whole series with REFCNT_CHECKING=1"
+mkdir -p "$obj-refcnt"
+if ! make -C tools/perf O="$obj-refcnt" $makeflags EXTRA_CFLAGS="-DREFCNT_CHECKING=1" \
+		-j"$(nproc)" > "$obj/build-refcnt.log" 2>&1; then
+	echo "FAIL the series with REFCNT_CHECKING=1: build"
+	grep -E "error|Error" "$obj/build-refcnt.log" | head -20
+	exit 1
+fi
+rm -rf "$obj-refcnt"
 echo "  TESTS  the tests of the whole series"
 "$top/scripts/run-tests.sh" "$obj/perf" "$work/tools/perf"
