@@ -55,12 +55,12 @@
 
 /*
  * One event's flame graph, made at its first sample: of one evsel, or of
- * all instances of a hybrid machine's event (perf_flamegraph__event_name()).
+ * all instances of a hybrid machine's event (evsel__hybrid_name()).
  * Each evsel's priv is its graph, or ERR_PTR(-ENOENT) if it has none.
  */
 struct perf_flamegraph_event {
 	struct flamegraph	fg;
-	/* The event as -e named it, else perf_flamegraph__event_name(). */
+	/* The event as -e named it, else evsel__hybrid_name(). */
 	char			*name;
 	/* Its place in -e's list. */
 	int			nth;
@@ -132,30 +132,6 @@ struct perf_flamegraph {
 	u64			phases[4];
 };
 
-/*
- * The name of @evsel's event as one graph shows it.  On a hybrid machine
- * an event opens once per core type, on each core PMU: cpu_core/cycles/u
- * and cpu_atom/cycles/u, whose config holds the PMU's type above
- * PERF_PMU_TYPE_SHIFT; perf stat shows them as one event, cycles:u.
- * Return: the name, to free(), or NULL (no memory).
- */
-static char *perf_flamegraph__event_name(struct evsel *evsel)
-{
-	const struct perf_event_attr *attr = &evsel->core.attr;
-	const char *name = evsel__name(evsel), *event, *mods;
-	char *merged;
-
-	event = strchr(name, '/');
-	mods = event ? strchr(event + 1, '/') : NULL;
-	if ((attr->type != PERF_TYPE_HARDWARE && attr->type != PERF_TYPE_HW_CACHE) ||
-	    !(attr->config >> PERF_PMU_TYPE_SHIFT) || !mods || mods == event + 1)
-		return strdup(name);
-	if (asprintf(&merged, "%.*s%s%s", (int)(mods - event - 1), event + 1,
-		     mods[1] ? ":" : "", mods + 1) < 0)
-		return NULL;
-	return merged;
-}
-
 static bool perf_flamegraph__listed(struct perf_flamegraph *pfg, const char *name, size_t len)
 {
 	int i;
@@ -224,7 +200,7 @@ static bool perf_flamegraph__events_in(struct perf_flamegraph *pfg,
 	for (i = 0; i < pfg->nr_event_names; i++) {
 		nth = -1;
 		evlist__for_each_entry(session->evlist, pos) {
-			name = perf_flamegraph__event_name(pos);
+			name = evsel__hybrid_name(pos);
 			nth = name ? perf_flamegraph__nth_event(pfg, pos, name) : -1;
 			free(name);
 			if (nth == i)
@@ -372,7 +348,7 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	*err = 0;
 	if (pfe)
 		return IS_ERR(pfe) ? NULL : pfe;
-	name = perf_flamegraph__event_name(evsel);
+	name = evsel__hybrid_name(evsel);
 	if (!name)
 		goto out_nomem;
 	if (pfg->nr_event_names) {

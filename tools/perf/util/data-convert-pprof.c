@@ -48,9 +48,16 @@ struct convert_pprof {
 	struct perf_tool	tool;
 	struct perf_session	*session;
 	const struct perf_data_convert_opts *opts;
-	/* Each event's profile, by its evsel's index, made at its first sample. */
+	/*
+	 * Each event's profile, made at its first sample, and the event's
+	 * name (evsel__hybrid_name(): the instances of a hybrid event are
+	 * one); each evsel's priv is its profile.
+	 */
 	struct pprof_profile	**profiles;
+	char			**names;
+	size_t			nr_profiles;
 	size_t			alloc_profiles;
+	size_t			alloc_names;
 	/* The callchain of the sample being added, outermost caller first. */
 	struct flamegraph_frame	*frames;
 	size_t			alloc_frames;
@@ -78,28 +85,56 @@ struct convert_pprof {
 	struct map		*main_map;
 };
 
-/* The profile of @evsel's samples, made at its first: NULL without memory. */
+/* Whether @evsel is opts->event: by its name, or its hybrid event's. */
+static bool convert_pprof__is_event(struct convert_pprof *c, struct evsel *evsel,
+				    const char *hybrid_name)
+{
+	const char *event = c->opts->event;
+
+	return !event || !strcmp(evsel__name(evsel), event) || !strcmp(hybrid_name, event);
+}
+
+/* The profile of @evsel's event, made at its first sample: NULL without memory. */
 static struct pprof_profile *convert_pprof__profile(struct convert_pprof *c, struct evsel *evsel)
 {
 	const struct perf_data_convert_opts *opts = c->opts;
-	size_t idx = evsel->core.idx, alloc = c->alloc_profiles;
 	struct pprof_profile *pp;
+	char *name;
+	size_t i;
 
-	if (flamegraph__grow(&c->profiles, &c->alloc_profiles, idx + 1, sizeof(*c->profiles)))
+	if (evsel->priv)
+		return evsel->priv;
+	/* Named as opts->event names it, else as perf stat would. */
+	name = evsel__hybrid_name(evsel);
+	if (name && opts->event && convert_pprof__is_event(c, evsel, name)) {
+		free(name);
+		name = strdup(opts->event);
+	}
+	if (!name)
 		return NULL;
-	memset(c->profiles + alloc, 0, (c->alloc_profiles - alloc) * sizeof(*c->profiles));
-	if (c->profiles[idx])
-		return c->profiles[idx];
+	for (i = 0; i < c->nr_profiles; i++) {
+		if (!strcmp(c->names[i], name)) {
+			free(name);
+			evsel->priv = c->profiles[i];
+			return evsel->priv;
+		}
+	}
 	pp = malloc(sizeof(*pp));
-	if (!pp || pprof_profile__init(pp, evsel__name(evsel), evsel__period_unit(evsel))) {
+	if (!pp || flamegraph__grow(&c->profiles, &c->alloc_profiles, c->nr_profiles + 1,
+				    sizeof(*c->profiles)) ||
+	    flamegraph__grow(&c->names, &c->alloc_names, c->nr_profiles + 1, sizeof(*c->names)) ||
+	    pprof_profile__init(pp, name, evsel__period_unit(evsel))) {
 		free(pp);
+		free(name);
 		return NULL;
 	}
 	pp->period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
 	pp->nr_srclines = opts->no_srcline ? 0 : FLAMEGRAPH_SRCLINES_MAX;
 	pp->demangle = opts->demangle;
 	pp->cpu_label = opts->cpu_label;
-	c->profiles[idx] = pp;
+	c->profiles[c->nr_profiles] = pp;
+	c->names[c->nr_profiles++] = name;
+	evsel->priv = pp;
 	return pp;
 }
 
@@ -119,8 +154,6 @@ static bool convert_pprof__wanted(struct convert_pprof *c, struct perf_sample *s
 			c->first_time = sample->time;
 		c->last_time = max(c->last_time, sample->time);
 	}
-	if (opts->event && strcmp(evsel__name(sample->evsel), opts->event))
-		return false;
 	if (!in_time || (opts->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
 					    !test_bit(sample->cpu, c->cpu_bitmap)))) {
 		c->nr_filtered++;
@@ -201,6 +234,8 @@ static int convert_pprof__sample(const struct perf_tool *tool, union perf_event 
 		goto out;
 	}
 	pp = convert_pprof__profile(c, sample->evsel);
+	if (pp && !convert_pprof__is_event(c, sample->evsel, pp->event))
+		goto out;
 	nr = pp ? convert_pprof__frames(c, sample, &al) : 0;
 	if (!nr || pprof_profile__add_sample(pp, c->frames, nr, thread__comm_str(al.thread),
 					     sample->pid, sample->tid, sample->cpu,
@@ -354,13 +389,32 @@ static u64 convert_pprof__start_ns(struct convert_pprof *c)
 /* The profile to write: opts->event's, else the first event's with samples. */
 static struct pprof_profile *convert_pprof__chosen(struct convert_pprof *c)
 {
+	struct pprof_profile *pp;
 	struct evsel *evsel;
 
 	evlist__for_each_entry(c->session->evlist, evsel) {
-		if ((size_t)evsel->core.idx < c->alloc_profiles && c->profiles[evsel->core.idx])
-			return c->profiles[evsel->core.idx];
+		pp = evsel->priv;
+		if (pp && pp->nr_samples)
+			return pp;
 	}
 	return NULL;
+}
+
+/* Whether opts->event is in the recording, by its name or its hybrid event's. */
+static bool convert_pprof__has_event(struct convert_pprof *c)
+{
+	struct evsel *evsel;
+	bool found = false;
+	char *name;
+
+	evlist__for_each_entry(c->session->evlist, evsel) {
+		name = evsel__hybrid_name(evsel);
+		found = name && convert_pprof__is_event(c, evsel, name);
+		free(name);
+		if (found)
+			break;
+	}
+	return found;
 }
 
 static int convert_pprof__write(struct convert_pprof *c, const char *path)
@@ -406,6 +460,7 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 		.force	= opts->force,
 	};
 	struct convert_pprof c = { .opts = opts, };
+	struct evsel *evsel;
 	size_t i;
 	int err;
 
@@ -441,8 +496,7 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 	err = symbol__init(perf_session__env(c.session));
 	if (err)
 		goto out;
-	if (opts->event && !perf_data__is_pipe(&data) &&
-	    !evlist__find_evsel_by_str(c.session->evlist, opts->event)) {
+	if (opts->event && !perf_data__is_pipe(&data) && !convert_pprof__has_event(&c)) {
 		pr_err("event '%s' is not in %s\n", opts->event, data.path);
 		err = -EINVAL;
 		goto out;
@@ -465,12 +519,15 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 	else
 		err = convert_pprof__write(&c, to_pprof);
 out:
-	for (i = 0; i < c.alloc_profiles; i++) {
-		if (c.profiles[i])
-			pprof_profile__exit(c.profiles[i]);
+	evlist__for_each_entry(c.session->evlist, evsel)
+		evsel->priv = NULL;
+	for (i = 0; i < c.nr_profiles; i++) {
+		pprof_profile__exit(c.profiles[i]);
 		free(c.profiles[i]);
+		free(c.names[i]);
 	}
 	free(c.profiles);
+	free(c.names);
 	free(c.frames);
 	free(c.ptime_range);
 	map__put(c.main_map);

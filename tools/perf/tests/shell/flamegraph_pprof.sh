@@ -319,6 +319,36 @@ test_merge() {
 		"$(perf script -i "${data}" -F period 2> /dev/null | wc -l)"
 }
 
+# A hybrid machine's event, opened once per core PMU, is one profile of
+# both instances' samples, named as perf stat names it; -e an instance
+# is that instance's samples.
+test_hybrid() {
+	echo "A hybrid event: one profile of both core PMUs' samples"
+	local d="${workdir}" e total
+
+	# pprof's count of a profile's samples.
+	samples_total() {
+		"${pprof}" -top -sample_index=samples -nodecount=1 -symbolize=none "$1" \
+			2> /dev/null | sed -n 's/.* of \([0-9]*\) total$/\1/p'
+	}
+	perf record -q -e cpu-clock,cpu-clock -c 100000 -g -o "$d/h.data" "${prog}" 100 \
+		2> /dev/null
+	python3 "${shelldir}/lib/flamegraph_hybrid.py" "$d/h.data"
+	perf data convert -i "$d/h.data" --to-pprof "$d/h.pb.gz" 2> /dev/null
+	perf flamegraph -i "$d/h.data" -e cycles -o "$d/hc.pb.gz" 2> /dev/null
+	cmp "$d/h.pb.gz" "$d/hc.pb.gz"
+	"${pprof}" -raw "$d/h.pb.gz" 2> /dev/null | grep -q '^cycles/cycles\[dflt\] samples/count$'
+	test "$(samples_total "$d/h.pb.gz")" -eq \
+		"$(perf script -i "$d/h.data" -F period 2> /dev/null | wc -l)"
+	for e in cpu_core/cycles/ cpu_atom/cycles/; do
+		perf flamegraph -i "$d/h.data" -e "$e" -o "$d/one.pb.gz" 2> /dev/null
+		total=$(perf script -i "$d/h.data" -F event 2> /dev/null | grep -c -F "$e")
+		test "${total}" -gt 0
+		test "$(samples_total "$d/one.pb.gz")" -eq "${total}"
+		"${pprof}" -raw "$d/one.pb.gz" 2> /dev/null | grep -q -F "PeriodType: $e cycles"
+	done
+}
+
 # Names that are not UTF-8, or hostile: valid UTF-8 strings, whole, the
 # bytes that are not UTF-8 U+FFFD.
 test_names() {
@@ -606,4 +636,4 @@ test_bad_input() {
 }
 
 run_parts test_profile test_addresses test_traces test_inline test_disasm test_merge \
-	test_names test_decl test_main test_vdso test_bad_input
+	test_hybrid test_names test_decl test_main test_vdso test_bad_input
