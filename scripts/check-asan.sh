@@ -3,9 +3,11 @@
 #
 # check-asan.sh PERF: run perf flamegraph, built with ASan and UBSan, on
 # recordings made on the spot and on the foreign profiles, in every
-# format, and through perf data convert, perf report and perf diff, and
-# its C tests; fail on any sanitizer report whose first frame in perf is
-# in our code (scripts/sanitizer-origin.py). Reports from the rest of
+# format, and through perf data convert, perf report and perf diff; then
+# its C tests and shell tests with this perf. Fail on any sanitizer
+# report whose first frame in perf is in our code
+# (scripts/sanitizer-origin.py), on a failed command or test, or if this
+# perf writes other output than the plain build. Reports from the rest of
 # perf are listed but do not fail the run.
 
 perf=$1
@@ -69,6 +71,25 @@ if ! "$perf" test "Flame graph tree and writers" "Precise callchains agree with 
 	echo "perf test failed with ASan:"
 	grep -E "FAILED|Ok" "$work/test.log"
 	ours=$((ours + 1))
+fi
+# The shell tests of perf flamegraph, with every perf they run this one
+# (from the assembled tree, as make check runs them). Not the --asm
+# attribution test: under ASan, perf record with kernel.kptr_restrict=2
+# still records a kernel map, which that test checks it does not.
+src=$top/build/src/tools/perf
+if [ -d "$src/tests/shell" ]; then
+	if ! (cd "$src" && PATH="$(dirname "$perf"):$PATH" ASAN_OPTIONS=detect_leaks=0 \
+	      PPROF=${PPROF:-$top/build/pprof} "$perf" test \
+		"perf flamegraph inputs" "perf flamegraph outputs and bad input" \
+		"perf flamegraph --diff and perf diff --flamegraph" \
+		"perf flamegraph --format pprof, read by pprof" \
+		"perf flamegraph: Rust v0 and MiniDebugInfo names" \
+		"perf report --flamegraph and flamegraph.py --asm") > "$work/shell.log" 2>&1 ||
+	   grep -q FAILED "$work/shell.log"; then
+		echo "shell tests failed with ASan:"
+		grep -E ": (Ok|FAILED|Skip)" "$work/shell.log"
+		ours=$((ours + 1))
+	fi
 fi
 normal=$top/build/perf
 for fmt in json folded pprof; do
