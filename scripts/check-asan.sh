@@ -10,7 +10,7 @@
 # perf writes other output than the plain build. Reports from the rest of
 # perf are listed but do not fail the run.
 
-perf=$1
+perf=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/perf-asan.XXXXXX)
 trap 'rm -rf "$work"' EXIT
