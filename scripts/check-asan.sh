@@ -90,6 +90,8 @@ if [ -d "$src/tests/shell" ]; then
 		grep -E ": (Ok|FAILED|Skip)" "$work/shell.log"
 		ours=$((ours + 1))
 	fi
+	echo "shell tests with ASan: $(grep -cE ': Ok$' "$work/shell.log") Ok," \
+	     "$(grep -cE ': Skip' "$work/shell.log") skipped"
 fi
 normal=$top/build/perf
 for fmt in json folded pprof; do
