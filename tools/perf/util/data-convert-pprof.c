@@ -38,6 +38,15 @@
 #include <linux/time64.h>
 
 /*
+ * One event's profile and its name (owned), as -e names it, else as
+ * evsel__hybrid_name() does: the instances of a hybrid event are one.
+ */
+struct convert_pprof_event {
+	struct pprof_profile	pp;
+	char			*name;
+};
+
+/*
  * perf data convert --to-pprof: the session's tool. Each sample is
  * resolved as perf report resolves it (machine__resolve(), its filters,
  * then its callchain) and added to the profile of its event; the
@@ -49,15 +58,13 @@ struct convert_pprof {
 	struct perf_session	*session;
 	const struct perf_data_convert_opts *opts;
 	/*
-	 * Each event's profile, made at its first sample, and the event's
-	 * name (evsel__hybrid_name(): the instances of a hybrid event are
-	 * one); each evsel's priv is its profile.
+	 * The events converted, each made at its first sample. Each evsel's
+	 * priv is its event's, or ERR_PTR(-ENOENT) for an event not
+	 * converted (not opts->event): decided once per evsel.
 	 */
-	struct pprof_profile	**profiles;
-	char			**names;
-	size_t			nr_profiles;
-	size_t			alloc_profiles;
-	size_t			alloc_names;
+	struct convert_pprof_event **events;
+	size_t			nr_events;
+	size_t			alloc_events;
 	/* The callchain of the sample being added, outermost caller first. */
 	struct flamegraph_frame	*frames;
 	size_t			alloc_frames;
@@ -85,79 +92,83 @@ struct convert_pprof {
 	struct map		*main_map;
 };
 
-/* Whether @evsel is opts->event: by its name, or its hybrid event's. */
-static bool convert_pprof__is_event(struct convert_pprof *c, struct evsel *evsel,
-				    const char *hybrid_name)
+/* Whether @evsel is @event: by its name, or its hybrid event's (@hybrid_name). */
+static bool convert_pprof__is_event(struct evsel *evsel, const char *hybrid_name,
+				    const char *event)
 {
-	const char *event = c->opts->event;
-
-	return !event || !strcmp(evsel__name(evsel), event) || !strcmp(hybrid_name, event);
-}
-
-/* The profile of @evsel's event, made at its first sample: NULL without memory. */
-static struct pprof_profile *convert_pprof__profile(struct convert_pprof *c, struct evsel *evsel)
-{
-	const struct perf_data_convert_opts *opts = c->opts;
-	struct pprof_profile *pp;
-	char *name;
-	size_t i;
-
-	if (evsel->priv)
-		return evsel->priv;
-	/* Named as opts->event names it, else as perf stat would. */
-	name = evsel__hybrid_name(evsel);
-	if (name && opts->event && convert_pprof__is_event(c, evsel, name)) {
-		free(name);
-		name = strdup(opts->event);
-	}
-	if (!name)
-		return NULL;
-	for (i = 0; i < c->nr_profiles; i++) {
-		if (!strcmp(c->names[i], name)) {
-			free(name);
-			evsel->priv = c->profiles[i];
-			return evsel->priv;
-		}
-	}
-	pp = malloc(sizeof(*pp));
-	if (!pp || flamegraph__grow(&c->profiles, &c->alloc_profiles, c->nr_profiles + 1,
-				    sizeof(*c->profiles)) ||
-	    flamegraph__grow(&c->names, &c->alloc_names, c->nr_profiles + 1, sizeof(*c->names)) ||
-	    pprof_profile__init(pp, name, evsel__period_unit(evsel))) {
-		free(pp);
-		free(name);
-		return NULL;
-	}
-	pp->period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
-	pp->nr_srclines = opts->no_srcline ? 0 : FLAMEGRAPH_SRCLINES_MAX;
-	pp->demangle = opts->demangle;
-	pp->cpu_label = opts->cpu_label;
-	c->profiles[c->nr_profiles] = pp;
-	c->names[c->nr_profiles++] = name;
-	evsel->priv = pp;
-	return pp;
+	return !strcmp(evsel__name(evsel), event) || !strcmp(hybrid_name, event);
 }
 
 /*
- * Whether @sample is one to convert: its event, the --cpu and --time
- * filters. The time the recording spans is that of its samples of any
- * event that --time keeps.
+ * The profile of @evsel's event, made at its first sample. NULL for an
+ * event not converted, or without memory (*@err).
  */
-static bool convert_pprof__wanted(struct convert_pprof *c, struct perf_sample *sample)
+static struct pprof_profile *convert_pprof__profile(struct convert_pprof *c,
+						    struct evsel *evsel, int *err)
 {
 	const struct perf_data_convert_opts *opts = c->opts;
-	bool in_time = !perf_time__ranges_skip_sample(c->ptime_range, c->range_num,
-						      sample->time);
+	struct convert_pprof_event *ev = evsel->priv;
+	char *name;
+	size_t i;
 
-	if (in_time && sample->time && !evsel__is_offcpu_event(sample->evsel)) {
+	*err = 0;
+	if (ev)
+		return IS_ERR(ev) ? NULL : &ev->pp;
+	name = evsel__hybrid_name(evsel);
+	if (!name)
+		goto out_nomem;
+	if (opts->event) {
+		bool wanted = convert_pprof__is_event(evsel, name, opts->event);
+
+		free(name);
+		if (!wanted) {
+			evsel->priv = ERR_PTR(-ENOENT);
+			return NULL;
+		}
+		name = strdup(opts->event);
+		if (!name)
+			goto out_nomem;
+	}
+	for (i = 0; i < c->nr_events; i++) {
+		if (!strcmp(c->events[i]->name, name)) {
+			free(name);
+			evsel->priv = c->events[i];
+			return &c->events[i]->pp;
+		}
+	}
+	ev = zalloc(sizeof(*ev));
+	if (!ev || flamegraph__grow(&c->events, &c->alloc_events, c->nr_events + 1,
+				    sizeof(*c->events)) ||
+	    pprof_profile__init(&ev->pp, name, evsel__period_unit(evsel))) {
+		free(ev);
+		free(name);
+		goto out_nomem;
+	}
+	ev->name = name;
+	ev->pp.period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
+	ev->pp.nr_srclines = opts->no_srcline ? 0 : FLAMEGRAPH_SRCLINES_MAX;
+	ev->pp.demangle = opts->demangle;
+	ev->pp.cpu_label = opts->cpu_label;
+	c->events[c->nr_events++] = ev;
+	evsel->priv = ev;
+	return &ev->pp;
+out_nomem:
+	*err = -ENOMEM;
+	return NULL;
+}
+
+/*
+ * Whether --time keeps @sample; if so, widen the time the recording spans
+ * to it, whatever its event.
+ */
+static bool convert_pprof__in_time(struct convert_pprof *c, struct perf_sample *sample)
+{
+	if (perf_time__ranges_skip_sample(c->ptime_range, c->range_num, sample->time))
+		return false;
+	if (sample->time && !evsel__is_offcpu_event(sample->evsel)) {
 		if (!c->first_time || sample->time < c->first_time)
 			c->first_time = sample->time;
 		c->last_time = max(c->last_time, sample->time);
-	}
-	if (!in_time || (opts->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
-					    !test_bit(sample->cpu, c->cpu_bitmap)))) {
-		c->nr_filtered++;
-		return false;
 	}
 	return true;
 }
@@ -216,13 +227,21 @@ static int convert_pprof__sample(const struct perf_tool *tool, union perf_event 
 				 struct perf_sample *sample, struct machine *machine)
 {
 	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
+	const char *cpu_list = c->opts->cpu_list;
+	bool in_time = convert_pprof__in_time(c, sample);
 	struct pprof_profile *pp;
 	struct addr_location al;
-	int err = 0;
+	int err;
 	u64 nr;
 
-	if (!convert_pprof__wanted(c, sample))
+	pp = convert_pprof__profile(c, sample->evsel, &err);
+	if (!pp)
+		return err;
+	if (!in_time || (cpu_list && (sample->cpu >= MAX_NR_CPUS ||
+				      !test_bit(sample->cpu, c->cpu_bitmap)))) {
+		c->nr_filtered++;
 		return 0;
+	}
 	addr_location__init(&al);
 	if (machine__resolve(machine, &al, sample) < 0) {
 		pr_debug("problem processing %d event, skipping it.\n", event->header.type);
@@ -233,10 +252,7 @@ static int convert_pprof__sample(const struct perf_tool *tool, union perf_event 
 		c->nr_filtered++;
 		goto out;
 	}
-	pp = convert_pprof__profile(c, sample->evsel);
-	if (pp && !convert_pprof__is_event(c, sample->evsel, pp->event))
-		goto out;
-	nr = pp ? convert_pprof__frames(c, sample, &al) : 0;
+	nr = convert_pprof__frames(c, sample, &al);
 	if (!nr || pprof_profile__add_sample(pp, c->frames, nr, thread__comm_str(al.thread),
 					     sample->pid, sample->tid, sample->cpu,
 					     sample->time, sample->period))
@@ -246,6 +262,28 @@ out:
 	return err;
 }
 
+/* The map a user-space MMAP or MMAP2 event made (a reference), or NULL. */
+static struct map *convert_pprof__user_map(struct machine *machine, union perf_event *event,
+					   u32 pid, u32 tid, u64 start)
+{
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct map *map = NULL;
+	struct addr_location al;
+	struct thread *thread;
+
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return NULL;
+	thread = machine__find_thread(machine, pid, tid);
+	if (!thread)
+		return NULL;
+	addr_location__init(&al);
+	if (thread__find_map(thread, cpumode, start, &al))
+		map = map__get(al.map);
+	addr_location__exit(&al);
+	thread__put(thread);
+	return map;
+}
+
 /*
  * The main binary (pprof_profile__set_main()): the executable the
  * command perf record ran exec'd, the one it ran last if it exec'd
@@ -253,27 +291,14 @@ out:
  * the executable first of all in an exec: the first executable mmap of
  * the process after its exec is the executable's code.
  */
-static void convert_pprof__main_mmap(struct convert_pprof *c, struct machine *machine,
-				     union perf_event *event, u32 pid, u32 tid, u64 start,
+static void convert_pprof__main_mmap(struct convert_pprof *c, struct map *map, u32 pid,
 				     bool exec)
 {
-	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct addr_location al;
-	struct thread *thread;
-
-	if (!c->main_exec || pid != c->main_pid || !exec || cpumode != PERF_RECORD_MISC_USER)
+	if (!map || !c->main_exec || pid != c->main_pid || !exec)
 		return;
-	thread = machine__find_thread(machine, pid, tid);
-	if (!thread)
-		return;
-	addr_location__init(&al);
-	if (thread__find_map(thread, cpumode, start, &al)) {
-		map__put(c->main_map);
-		c->main_map = map__get(al.map);
-		c->main_exec = false;
-	}
-	addr_location__exit(&al);
-	thread__put(thread);
+	map__put(c->main_map);
+	c->main_map = map__get(map);
+	c->main_exec = false;
 }
 
 static int convert_pprof__mmap(const struct perf_tool *tool, union perf_event *event,
@@ -281,12 +306,16 @@ static int convert_pprof__mmap(const struct perf_tool *tool, union perf_event *e
 {
 	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
 	int err = perf_event__process_mmap(tool, event, sample, machine);
+	struct map *map;
 
-	if (!err)
-		convert_pprof__main_mmap(c, machine, event, event->mmap.pid, event->mmap.tid,
-					 event->mmap.start,
-					 !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA));
-	return err;
+	if (err || !c->main_exec)
+		return err;
+	map = convert_pprof__user_map(machine, event, event->mmap.pid, event->mmap.tid,
+				      event->mmap.start);
+	convert_pprof__main_mmap(c, map, event->mmap.pid,
+				 !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA));
+	map__put(map);
+	return 0;
 }
 
 /*
@@ -294,30 +323,16 @@ static int convert_pprof__mmap(const struct perf_tool *tool, union perf_event *e
  * would give the samples functions that never ran: keep its symbols
  * away (dso__replaced_since_mmap()), as perf flamegraph does.
  */
-static void convert_pprof__check_dso(struct machine *machine, union perf_event *event)
+static void convert_pprof__check_dso(struct dso *dso)
 {
-	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct addr_location al;
-	struct thread *thread;
-	struct dso *dso;
 	char why[256];
 
-	if (cpumode != PERF_RECORD_MISC_USER ||
-	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+	if (dso__loaded(dso) || !dso__replaced_since_mmap(dso, why, sizeof(why)))
 		return;
-	thread = machine__find_thread(machine, event->mmap2.pid, event->mmap2.tid);
-	if (!thread)
-		return;
-	addr_location__init(&al);
-	dso = thread__find_map(thread, cpumode, event->mmap2.start, &al) ? map__dso(al.map) : NULL;
-	if (dso && !dso__loaded(dso) && dso__replaced_since_mmap(dso, why, sizeof(why))) {
-		dso__set_loaded(dso);
-		dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
-		pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]\n",
-			   dso__long_name(dso), why);
-	}
-	addr_location__exit(&al);
-	thread__put(thread);
+	dso__set_loaded(dso);
+	dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
+	pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]\n",
+		   dso__long_name(dso), why);
 }
 
 static int convert_pprof__mmap2(const struct perf_tool *tool, union perf_event *event,
@@ -325,12 +340,18 @@ static int convert_pprof__mmap2(const struct perf_tool *tool, union perf_event *
 {
 	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
 	int err = perf_event__process_mmap2(tool, event, sample, machine);
+	struct map *map;
 
 	if (err)
 		return err;
-	convert_pprof__main_mmap(c, machine, event, event->mmap2.pid, event->mmap2.tid,
-				 event->mmap2.start, event->mmap2.prot & PROT_EXEC);
-	convert_pprof__check_dso(machine, event);
+	map = convert_pprof__user_map(machine, event, event->mmap2.pid, event->mmap2.tid,
+				      event->mmap2.start);
+	if (!map)
+		return 0;
+	convert_pprof__main_mmap(c, map, event->mmap2.pid, event->mmap2.prot & PROT_EXEC);
+	if (!(event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		convert_pprof__check_dso(map__dso(map));
+	map__put(map);
 	return 0;
 }
 
@@ -389,13 +410,13 @@ static u64 convert_pprof__start_ns(struct convert_pprof *c)
 /* The profile to write: opts->event's, else the first event's with samples. */
 static struct pprof_profile *convert_pprof__chosen(struct convert_pprof *c)
 {
-	struct pprof_profile *pp;
+	struct convert_pprof_event *ev;
 	struct evsel *evsel;
 
 	evlist__for_each_entry(c->session->evlist, evsel) {
-		pp = evsel->priv;
-		if (pp && pp->nr_samples)
-			return pp;
+		ev = evsel->priv;
+		if (!IS_ERR_OR_NULL(ev) && ev->pp.nr_samples)
+			return &ev->pp;
 	}
 	return NULL;
 }
@@ -409,7 +430,7 @@ static bool convert_pprof__has_event(struct convert_pprof *c)
 
 	evlist__for_each_entry(c->session->evlist, evsel) {
 		name = evsel__hybrid_name(evsel);
-		found = name && convert_pprof__is_event(c, evsel, name);
+		found = name && convert_pprof__is_event(evsel, name, c->opts->event);
 		free(name);
 		if (found)
 			break;
@@ -521,13 +542,12 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 out:
 	evlist__for_each_entry(c.session->evlist, evsel)
 		evsel->priv = NULL;
-	for (i = 0; i < c.nr_profiles; i++) {
-		pprof_profile__exit(c.profiles[i]);
-		free(c.profiles[i]);
-		free(c.names[i]);
+	for (i = 0; i < c.nr_events; i++) {
+		pprof_profile__exit(&c.events[i]->pp);
+		free(c.events[i]->name);
+		free(c.events[i]);
 	}
-	free(c.profiles);
-	free(c.names);
+	free(c.events);
 	free(c.frames);
 	free(c.ptime_range);
 	map__put(c.main_map);
