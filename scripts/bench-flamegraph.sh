@@ -79,6 +79,7 @@ record python-dwarf dwarf "$(secs 10000)" python3 -c "$python_loop"
 commands=(
 	"flamegraph|$perf flamegraph -i \$D -o fg.html"
 	"flamegraph --asm (html)|$perf flamegraph --asm -i \$D -o fg-asm.html"
+	"flamegraph --asm --asm-functions=0 (html)|$perf flamegraph --asm --asm-functions=0 -i \$D -o fg-asm0.html"
 	"flamegraph --asm (json)|$perf flamegraph --asm -i \$D -o fg-asm.json"
 	"flamegraph --asm (folded)|$perf flamegraph --asm -i \$D -o fg-asm.folded"
 	"perf script|$perf script -i \$D"
@@ -117,7 +118,7 @@ for data in xz-10k xz-10x python-100k cc-1M python-dwarf; do
 	sed -n "s/^perf flamegraph: phases (ms): /$data|$samples|phases|/p;
 		s/^perf flamegraph: \([0-9]* samples resolved.*\), the others.*/$data|$samples|resolved|\1/p" \
 		v.err >> results.txt
-	ls -l fg.html fg-asm.html fg-asm.json fg-asm.folded |
+	ls -l fg.html fg-asm.html fg-asm0.html fg-asm.json fg-asm.folded |
 		awk -v d="$data" -v s="$samples" '{ print d "|" s "|size|" $NF " " $5 }' >> results.txt
 	"$perf" flamegraph --asm -i "$D" -o fg-asm.folded 2>&1 |
 		sed -n "s/^perf flamegraph: .* \([0-9]*\) frames, .*/$data|$samples|nodes|\1/p" >> results.txt

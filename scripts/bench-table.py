@@ -81,7 +81,7 @@ def main():
             print(f"Samples resolved by perf: {ex['resolved']} (frame-pointer "
                   "callchains only; a process's MMAP, COMM, FORK or EXIT "
                   "makes its stacks resolve again).\n")
-        targets(data, times)
+        targets(data, times, ex)
         nodes = ex.get("nodes")
         sizes = [(fn, sz) for (k, fn), sz in
                  ((k, v) for k, v in ex.items() if isinstance(k, tuple))
@@ -97,7 +97,7 @@ def main():
         self_profile(os.environ["SELF"])
 
 
-def targets(data, times):
+def targets(data, times, ex):
     """The targets of make bench, from the medians of this run."""
     def med(name, i):
         t = times.get((data, name))
@@ -115,6 +115,15 @@ def targets(data, times):
         ("flamegraph.py CPU / --asm (json) CPU", f"{py / asm_cpu:.1f}", ">= 12"),
         ("--asm (json) peak RSS / report -g none's", f"{rss / report_rss:.2f}", "<= 1.00"),
     ]
+    # The whole code of the 100 hottest functions (--asm-functions).
+    html, html0 = med("flamegraph --asm (html)", 0), med("flamegraph --asm --asm-functions=0 (html)", 0)
+    size, size0 = ex.get(("size", "fg-asm.html")), ex.get(("size", "fg-asm0.html"))
+    if html and html0:
+        rows.append(("--asm (html) wall / with --asm-functions=0", f"{html / html0:.2f}",
+                     "<= 1.10"))
+    if size and size0:
+        rows.append(("--asm page size / with --asm-functions=0", f"{size / size0:.2f}",
+                     "<= 1.25"))
     print("| target | this run | wanted |")
     print("|---|---:|---:|")
     for what, got, want in rows:

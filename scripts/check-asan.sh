@@ -84,7 +84,9 @@ if [ -d "$src/tests/shell" ]; then
 		"perf flamegraph --diff and perf diff --flamegraph" \
 		"perf flamegraph --format pprof, read by pprof" \
 		"perf flamegraph: Rust v0 and MiniDebugInfo names" \
-		"perf report --flamegraph and flamegraph.py --asm") > "$work/shell.log" 2>&1 ||
+		"perf report --flamegraph and flamegraph.py --asm" \
+		"perf flamegraph --asm: each hot function's whole code, in context") \
+		> "$work/shell.log" 2>&1 ||
 	   grep -q FAILED "$work/shell.log"; then
 		echo "shell tests failed with ASan:"
 		grep -E ": (Ok|FAILED|Skip)" "$work/shell.log"

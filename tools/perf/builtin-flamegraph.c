@@ -16,6 +16,7 @@
 #include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/flamegraph.h"
+#include "util/flamegraph-annotate.h"
 #include "util/flamegraph-asm.h"
 #include "util/flamegraph-diff.h"
 #include "util/flamegraph-html.h"
@@ -118,6 +119,8 @@ struct perf_flamegraph {
 	int			range_size;
 	int			range_num;
 	bool			asm_leaves;
+	/* --asm-functions: how many functions carry their whole code. */
+	unsigned int		asm_functions;
 	/* pprof: the hottest locations' source lines; the cpu as a label. */
 	bool			srcline;
 	bool			cpu_label;
@@ -332,6 +335,13 @@ static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
 	}
 }
 
+/* Whether the graphs carry the whole code of their hottest functions. */
+static bool perf_flamegraph__functions(struct perf_flamegraph *pfg)
+{
+	return pfg->asm_leaves && pfg->asm_functions && !pfg->diff_base &&
+	       (pfg->format == FLAMEGRAPH_HTML || pfg->format == FLAMEGRAPH_JSON);
+}
+
 /*
  * The graph of @evsel's samples, made at the first sample of its event:
  * -e's events', else every event's, perf report's default of the first
@@ -378,6 +388,11 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	events = pfg->events;
 	pfe = zalloc(sizeof(*pfe));
 	if (!pfe || flamegraph__init(&pfe->fg, pfg->weight)) {
+		free(pfe);
+		goto out_free;
+	}
+	if (perf_flamegraph__functions(pfg) && flamegraph__track_callsites(&pfe->fg)) {
+		flamegraph__exit(&pfe->fg);
 		free(pfe);
 		goto out_free;
 	}
@@ -542,10 +557,12 @@ static int process_sample_event(const struct perf_tool *tool,
 	}
 	addr_location__exit(&al);
 out_account:
-	if (leaf)
+	if (leaf) {
 		flamegraph__account(&pfe->fg, leaf, 1, sample->period);
-	else
+		flamegraph__account_callsites(&pfe->fg, stack, 1, sample->period);
+	} else {
 		pfe->nr_filtered++;
+	}
 	return 0;
 out:
 	addr_location__exit(&al);
@@ -926,6 +943,11 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session));
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(pfg->graphs[i], FLAMEGRAPH_SRCLINES_MAX);
+		if (!err && perf_flamegraph__functions(pfg))
+			err = flamegraph__add_functions(pfg->graphs[i], perf_session__env(session),
+							pfg->asm_functions);
+		if (!err && perf_flamegraph__functions(pfg))
+			err = flamegraph__add_function_srclines(pfg->graphs[i]);
 	}
 	if (err)
 		return err;
@@ -1188,6 +1210,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_BOOLEAN('f', "force", &data.force, "don't complain, do it"),
 	OPT_BOOLEAN(0, "asm", &pfg.asm_leaves,
 		    "add the sampled instructions as leaves"),
+	OPT_UINTEGER(0, "asm-functions", &pfg.asm_functions,
+		     "with --asm, the whole code of the n hottest functions (100, 0: none)"),
 	OPT_STRING('e', "event", &pfg.event_name, "event[,event...]",
 		   "events to show, a graph each (default: the first with samples)"),
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
@@ -1247,6 +1271,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	/* A task's samples after its EXIT are its own, as in perf report. */
 	symbol_conf.keep_exited_threads = true;
 	pfg.srcline = true;
+	pfg.asm_functions = FLAMEGRAPH_FUNCTIONS_DEFAULT;
 
 	/* "--" kept: 'perf flamegraph -- record' records a program named record. */
 	argc = parse_options(argc, argv, options, flamegraph_usage,

@@ -616,6 +616,26 @@ out:
 	return nr;
 }
 
+bool flamegraph__symbol_code_missing(const struct map_symbol *ms, struct perf_env *env,
+				     char *why, size_t size)
+{
+	struct flamegraph_asm fa = { .fg = NULL, };
+	struct dso *dso = ms->map ? map__dso(ms->map) : NULL;
+
+	if (!dso || !ms->sym || !ms->thread) {
+		scnprintf(why, size, "no map or symbol for its addresses");
+		return true;
+	}
+	flamegraph_asm__choose(&fa, env);
+	if (!fa.in_process) {
+		scnprintf(why, size, "%s", fa.no_decoder[0] ? fa.no_decoder :
+			  "an objdump was asked for, and only LLVM or capstone decode whole functions");
+		return true;
+	}
+	return !flamegraph_asm__readable(dso, maps__machine(thread__maps(ms->thread)),
+					 why, size);
+}
+
 /* By DSO, kernel or not, then address: a DSO's instructions together. */
 static int flamegraph_insn__cmp(const void *a, const void *b)
 {

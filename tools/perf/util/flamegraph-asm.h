@@ -2,6 +2,8 @@
 #ifndef __PERF_FLAMEGRAPH_ASM_H
 #define __PERF_FLAMEGRAPH_ASM_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 #include <sys/types.h>
 
@@ -66,5 +68,23 @@ int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env);
  */
 ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_env *env,
 				       char ***lines, u64 **addrs);
+
+/**
+ * flamegraph__symbol_code_missing - why a function's code can't be had
+ * @ms: the function: its map, symbol and thread (borrowed)
+ * @env: the environment of its recording (perf_session__env())
+ * @why: set to one line saying why, as --asm's warnings say it
+ * @size: room in @why, in bytes
+ *
+ * What flamegraph__disassemble_symbol() needs: a map, an in-process
+ * disassembler (LLVM or capstone, perf annotate's choice), and the
+ * binary's bytes through perf's dso access (vmlinux or kcore for the
+ * kernel, an image for JIT code, the build-id cache's copy of a binary
+ * rebuilt since).
+ *
+ * Return: true, with @why set, when one of them is missing; else false.
+ */
+bool flamegraph__symbol_code_missing(const struct map_symbol *ms, struct perf_env *env,
+				     char *why, size_t size);
 
 #endif /* __PERF_FLAMEGRAPH_ASM_H */

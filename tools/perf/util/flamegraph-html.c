@@ -134,7 +134,11 @@ void flamegraph_node__put_page_addr(const struct flamegraph_node *node, FILE *fp
 	fputc('"', fp);
 }
 
-/* [label, flags, dso, self, addr, srcline, [children], samples]: see the viewer. */
+/*
+ * [label, flags, dso, self, addr, srcline, [children], samples], and for
+ * a frame of a function with its code on the page, its index and call
+ * sites: see the viewer.
+ */
 static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 					   struct flamegraph_strings *hs, FILE *fp)
 {
@@ -166,7 +170,75 @@ static void flamegraph_node__write_compact(const struct flamegraph_node *node,
 	}
 	fputs("],", fp);
 	flamegraph__put_u64(fp, node->samples);
+	if (node->function) {
+		fputc(',', fp);
+		flamegraph__put_u64(fp, node->function - 1);
+		fputc(',', fp);
+		flamegraph_node__put_callsites(node, fp, /*offsets=*/true);
+	}
 	fputc(']', fp);
+}
+
+/*
+ * The functions of flamegraph__put_functions() more compactly, as a
+ * page of a large profile carries tens of thousands of instructions:
+ * each instruction [offset from the start, text, source, line], and
+ * its "file:line" only where it has no source; its numbers, in "w",
+ * only where one is not 0: [index in "i", self weight, samples, weight
+ * called through it, samples likewise].
+ */
+static void flamegraph__put_page_functions(const struct flamegraph *fg, FILE *fp)
+{
+	size_t i, j;
+
+	fputs("\"functions\":[", fp);
+	for (i = 0; i < fg->nr_functions; i++) {
+		const struct flamegraph_function *fn = &fg->functions[i];
+		bool first = true;
+
+		fputs(i ? ",\n{" : "{", fp);
+		flamegraph_function__put_json_keys(fn, fp, /*html_safe=*/true);
+		fputs(",\"i\":[", fp);
+		for (j = 0; j < fn->nr_insns; j++) {
+			const struct flamegraph_function_insn *insn = &fn->insns[j];
+
+			fputs(j ? ",[" : "[", fp);
+			flamegraph__put_u64(fp, insn->addr - fn->start);
+			fputc(',', fp);
+			flamegraph__put_json_string(fp, insn->text, /*html_safe=*/true);
+			fputc(',', fp);
+			flamegraph__put_long(fp, insn->source);
+			fputc(',', fp);
+			flamegraph__put_u64(fp, insn->line);
+			if (insn->source < 0 && insn->srcline) {
+				fputc(',', fp);
+				flamegraph__put_json_string(fp, insn->srcline, /*html_safe=*/true);
+			}
+			fputc(']', fp);
+		}
+		fputs("],\"w\":[", fp);
+		for (j = 0; j < fn->nr_insns; j++) {
+			const struct flamegraph_function_insn *insn = &fn->insns[j];
+
+			if (!insn->self && !insn->calls)
+				continue;
+			fputs(first ? "[" : ",[", fp);
+			first = false;
+			flamegraph__put_u64(fp, j);
+			fputc(',', fp);
+			flamegraph__put_u64(fp, insn->self);
+			fputc(',', fp);
+			flamegraph__put_u64(fp, insn->samples);
+			fputc(',', fp);
+			flamegraph__put_u64(fp, insn->calls);
+			fputc(',', fp);
+			flamegraph__put_u64(fp, insn->call_samples);
+			fputc(']', fp);
+		}
+		fputs("]}", fp);
+	}
+	fputs("],", fp);
+	flamegraph__put_sources(fg, fp, /*html_safe=*/true);
 }
 
 static void html__put_info(FILE *fp, bool *first, const char *key,
@@ -243,6 +315,10 @@ static int flamegraph__write_data(FILE *fp, void *arg)
 	if (nr_graphs == 1) {
 		fputs(",\n\"root\":", fp);
 		flamegraph_node__write_compact(&graphs[0]->root, &hs, fp);
+		if (graphs[0]->nr_functions) {
+			fputs(",\n", fp);
+			flamegraph__put_page_functions(graphs[0], fp);
+		}
 	} else {
 		fputs(",\n\"graphs\":[", fp);
 		for (g = 0; g < nr_graphs; g++) {
@@ -252,6 +328,10 @@ static int flamegraph__write_data(FILE *fp, void *arg)
 					     /*with_weight=*/false);
 			fputs("},\"root\":", fp);
 			flamegraph_node__write_compact(&graphs[g]->root, &hs, fp);
+			if (graphs[g]->nr_functions) {
+				fputs(",\n", fp);
+				flamegraph__put_page_functions(graphs[g], fp);
+			}
 			fputc('}', fp);
 		}
 		fputc(']', fp);

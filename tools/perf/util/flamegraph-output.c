@@ -23,9 +23,12 @@
 
 #include "debug.h"
 #include "dso.h"
+#include "build-id.h"
 #include "flamegraph.h"
 #include "flamegraph-html.h"
 #include "flamegraph-output.h"
+#include "map.h"
+#include "symbol.h"
 
 /* Length of the valid UTF-8 sequence at @s (RFC 3629), 0 if invalid. */
 static int utf8_seq_len(const unsigned char *s)
@@ -257,6 +260,141 @@ void flamegraph_node__put_json_keys(const struct flamegraph_node *node, u64 self
 	}
 }
 
+void flamegraph_node__put_callsites(const struct flamegraph_node *node, FILE *fp,
+				    bool offsets)
+{
+	const struct flamegraph_callsite *cs;
+
+	fputc('[', fp);
+	for (cs = node->callsites; cs; cs = cs->next) {
+		fputs(cs == node->callsites ? "[" : ",[", fp);
+		if (offsets) {
+			flamegraph__put_u64(fp, cs->addr - node->addr);
+		} else {
+			fputc('"', fp);
+			flamegraph__put_hex(fp, node->objdump_addr + cs->addr - node->addr);
+			fputc('"', fp);
+		}
+		fputc(',', fp);
+		flamegraph__put_u64(fp, cs->weight);
+		fputc(',', fp);
+		flamegraph__put_u64(fp, cs->samples);
+		fputc(']', fp);
+	}
+	fputc(']', fp);
+}
+
+static void json__put_string_or_null(FILE *fp, const char *str, bool html_safe)
+{
+	if (str)
+		json__put_string(fp, str, html_safe);
+	else
+		fputs("null", fp);
+}
+
+void flamegraph_function__put_json_keys(const struct flamegraph_function *fn, FILE *fp,
+					bool html_safe)
+{
+	struct dso *dso = map__dso(fn->ms.map);
+	char bid[SBUILD_ID_SIZE];
+
+	fputs("\"n\":", fp);
+	json__put_string(fp, fn->ms.sym->name, html_safe);
+	fputs(",\"d\":", fp);
+	json__put_string(fp, dso__short_name(dso), html_safe);
+	if (dso__has_build_id(dso)) {
+		build_id__snprintf(dso__bid(dso), bid, sizeof(bid));
+		fputs(",\"b\":\"", fp);
+		fputs(bid, fp);
+		fputc('"', fp);
+	}
+	fputs(",\"a\":\"", fp);
+	flamegraph__put_hex(fp, fn->start);
+	fputs("\",\"v\":", fp);
+	flamegraph__put_u64(fp, fn->self);
+	fputs(",\"s\":", fp);
+	flamegraph__put_u64(fp, fn->samples);
+	if (fn->why) {
+		fputs(",\"why\":", fp);
+		json__put_string(fp, fn->why, html_safe);
+	}
+}
+
+static void flamegraph_function__write_json(const struct flamegraph_function *fn, FILE *fp,
+					    bool html_safe)
+{
+	size_t i;
+
+	fputc('{', fp);
+	flamegraph_function__put_json_keys(fn, fp, html_safe);
+	fputs(",\"i\":[", fp);
+	for (i = 0; i < fn->nr_insns; i++) {
+		const struct flamegraph_function_insn *insn = &fn->insns[i];
+
+		fputs(i ? ",\n[\"" : "\n[\"", fp);
+		flamegraph__put_hex(fp, insn->addr);
+		fputs("\",", fp);
+		json__put_string(fp, insn->text, html_safe);
+		fputc(',', fp);
+		json__put_string_or_null(fp, insn->srcline, html_safe);
+		fputc(',', fp);
+		flamegraph__put_long(fp, insn->source);
+		fputc(',', fp);
+		flamegraph__put_u64(fp, insn->line);
+		fputc(',', fp);
+		flamegraph__put_u64(fp, insn->self);
+		fputc(',', fp);
+		flamegraph__put_u64(fp, insn->samples);
+		fputc(',', fp);
+		flamegraph__put_u64(fp, insn->calls);
+		fputc(',', fp);
+		flamegraph__put_u64(fp, insn->call_samples);
+		fputc(']', fp);
+	}
+	fputs("]}", fp);
+}
+
+void flamegraph__put_sources(const struct flamegraph *fg, FILE *fp, bool html_safe)
+{
+	size_t i, j;
+
+	fputs("\"sources\":[", fp);
+	for (i = 0; i < fg->nr_sources; i++) {
+		const struct flamegraph_source *src = &fg->sources[i];
+
+		fputs(i ? ",\n{\"f\":" : "{\"f\":", fp);
+		json__put_string(fp, src->path, html_safe);
+		fputs(",\"first\":", fp);
+		flamegraph__put_u64(fp, src->first);
+		if (src->why) {
+			fputs(",\"why\":", fp);
+			json__put_string(fp, src->why, html_safe);
+		}
+		fputs(",\"lines\":[", fp);
+		for (j = 0; j < src->nr_lines; j++) {
+			if (j)
+				fputc(',', fp);
+			json__put_string(fp, src->lines[j], html_safe);
+		}
+		fputs("]}", fp);
+	}
+	fputc(']', fp);
+}
+
+void flamegraph__put_functions(const struct flamegraph *fg, FILE *fp, bool html_safe)
+{
+	size_t i;
+
+	fputs("\"functions\":[", fp);
+	for (i = 0; i < fg->nr_functions; i++) {
+		if (i)
+			fputs(",\n", fp);
+		flamegraph_function__write_json(&fg->functions[i], fp, html_safe);
+	}
+	fputs("],", fp);
+	flamegraph__put_sources(fg, fp, html_safe);
+}
+
 /*
  * @fg, @labels: for the root, the graph whose weight, event and unit it
  * names; NULL below.
@@ -271,6 +409,16 @@ static void flamegraph_node__write_json(const struct flamegraph_node *node,
 	fputc('{', fp);
 	flamegraph_node__put_json_keys(node, node->self, node->samples, fp, html_safe, fg,
 				       labels);
+	if (fg && fg->nr_functions) {
+		fputc(',', fp);
+		flamegraph__put_functions(fg, fp, html_safe);
+	}
+	if (node->function) {
+		fputs(",\"F\":", fp);
+		flamegraph__put_u64(fp, node->function - 1);
+		fputs(",\"x\":", fp);
+		flamegraph_node__put_callsites(node, fp, /*offsets=*/false);
+	}
 	fputs(",\"c\":[", fp);
 	for (i = 0; i < node->nr_children; i++) {
 		if (i)

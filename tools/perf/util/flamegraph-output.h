@@ -8,6 +8,7 @@
 #include <linux/types.h>
 
 struct flamegraph;
+struct flamegraph_function;
 struct flamegraph_node;
 
 /**
@@ -110,13 +111,72 @@ struct flamegraph_labels {
  * @fg's weight (flamegraph_weight__name()), "event", @labels' event,
  * and "unit", that of "v": "samples", or with periods @labels' unit
  * (evsel__period_unit(): "ns" for time), and for perf report
- * --flamegraph "report_total", @labels' @report_total.
+ * --flamegraph "report_total", @labels' @report_total.  With @fg's
+ * @functions set, the root also has their table
+ * (flamegraph__put_functions()), and each of their frames "F", its
+ * function's index in it, and "x", its call sites
+ * (flamegraph_node__put_callsites()).
  * Strings are valid UTF-8 (RFC 8259): invalid bytes become U+FFFD.
  *
  * Return: 0 on success, -EIO when writing failed.
  */
 int flamegraph__write_json(struct flamegraph *fg, const struct flamegraph_labels *labels,
 			   FILE *fp, bool html_safe);
+
+/**
+ * flamegraph_function__put_json_keys - write what a function is
+ * @fn: a function of a graph's @functions
+ * @fp: output stream
+ * @html_safe: as flamegraph__write_json()'s
+ *
+ * The keys "n", "d", "b", "a", "v", "s" and "why" of
+ * flamegraph__put_functions(), without braces.
+ */
+void flamegraph_function__put_json_keys(const struct flamegraph_function *fn, FILE *fp,
+					bool html_safe);
+
+/**
+ * flamegraph__put_sources - write a graph's source files
+ * @fg: a finished flame graph, its @sources set
+ *      (flamegraph__add_function_srclines())
+ * @fp: output stream
+ * @html_safe: as flamegraph__write_json()'s
+ *
+ * The key "sources" of flamegraph__put_functions().
+ */
+void flamegraph__put_sources(const struct flamegraph *fg, FILE *fp, bool html_safe);
+
+/**
+ * flamegraph__put_functions - write a graph's functions and their sources
+ * @fg: a finished flame graph, its @functions set
+ *      (flamegraph__add_functions())
+ * @fp: output stream
+ * @html_safe: as flamegraph__write_json()'s
+ *
+ * Writes the JSON keys "functions", an array of each function's "n"
+ * symbol name, "d" DSO, "b" build-id where it has one, "a" start, "v"
+ * and "s" its self weight and samples in all contexts, "why" where its
+ * code can't be had, and "i" its instructions, each an array [objdump
+ * address, text, "file:line" or null, index in "sources" or -1, line,
+ * self weight, samples, weight called through it, samples likewise];
+ * and "sources", an array of each file's "f" path, "first" line number,
+ * "lines" from it on, and "why" where they can't be shown.
+ */
+void flamegraph__put_functions(const struct flamegraph *fg, FILE *fp, bool html_safe);
+
+/**
+ * flamegraph_node__put_callsites - write a frame's call sites
+ * @node: a FUNC node whose function is in its graph's @functions
+ * @fp: output stream
+ * @offsets: each return address as its offset from the function's start
+ *           (a number), as the page has them; else as objdump prints it
+ *           (a hexadecimal string), as the JSON has them
+ *
+ * As a JSON array of [return address, weight, samples]: what left the
+ * frame through the call before that address, in this frame's context.
+ */
+void flamegraph_node__put_callsites(const struct flamegraph_node *node, FILE *fp,
+				    bool offsets);
 
 /**
  * flamegraph__write_folded - write one line per distinct stack

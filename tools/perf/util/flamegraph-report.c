@@ -17,6 +17,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "flamegraph.h"
+#include "flamegraph-annotate.h"
 #include "flamegraph-asm.h"
 #include "flamegraph-report.h"
 #include "flamegraph-session.h"
@@ -82,6 +83,7 @@ static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count,
 	if (!leaf)
 		return -ENOMEM;
 	flamegraph__account(fp->fg, leaf, count, period);
+	flamegraph__account_callsites(fp->fg, NULL, count, period);
 	fp->nr_added += count;
 	fp->period_added += period;
 	return 0;
@@ -268,6 +270,12 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	err = flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD);
 	if (err)
 		return err;
+	/* Call sites are those of callchains in caller order alone. */
+	if (fr->asm_leaves && fr->format != FLAMEGRAPH_FOLDED &&
+	    callchain_param.order == ORDER_CALLER)
+		err = flamegraph__track_callsites(&fg);
+	if (err)
+		goto out;
 	labels.event = evsel__name(evsel);
 	labels.unit = evsel__period_unit(evsel);
 	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
@@ -282,6 +290,11 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		err = flamegraph__decode_insns(&fg, perf_session__env(session));
 		if (!err && fr->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
+		if (!err && fr->format != FLAMEGRAPH_FOLDED)
+			err = flamegraph__add_functions(&fg, perf_session__env(session),
+							FLAMEGRAPH_FUNCTIONS_DEFAULT);
+		if (!err && fr->format != FLAMEGRAPH_FOLDED)
+			err = flamegraph__add_function_srclines(&fg);
 	}
 	if (!err)
 		err = flamegraph__finish(&fg);

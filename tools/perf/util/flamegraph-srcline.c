@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
@@ -16,6 +18,7 @@
 #include "flamegraph.h"
 #include "flamegraph-srcline.h"
 #include "map.h"
+#include "srccode.h"
 #include "srcline.h"
 
 /*
@@ -36,6 +39,22 @@ struct srcline_dwarfs {
 };
 
 #ifdef HAVE_LIBDW_SUPPORT
+/*
+ * The file and line of @addr, an address of the file, as the line table
+ * has them (libdw joins a relative path to the compilation directory);
+ * NULL where it has none.
+ */
+static const char *srcline_dwarf__file(struct srcline_dwarf *sd, u64 addr, int *nr)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(sd->dbg->mod, addr + sd->dbg->bias);
+	const char *file = NULL;
+
+	*nr = 0;
+	if (line)
+		file = dwfl_lineinfo(line, NULL, nr, NULL, NULL, NULL);
+	return file && *nr > 0 ? file : NULL;
+}
+
 /*
  * "file:line" of @addr, an address of the file (objdump's, addr2line's),
  * written as perf's srcline code writes it by default: the file's base
@@ -60,6 +79,13 @@ static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
 	return srcline;
 }
 #else
+static const char *srcline_dwarf__file(struct srcline_dwarf *sd __maybe_unused,
+				       u64 addr __maybe_unused, int *nr)
+{
+	*nr = 0;
+	return NULL;
+}
+
 static char *srcline_dwarf__srcline(struct srcline_dwarf *sd __maybe_unused,
 				    u64 addr __maybe_unused)
 {
@@ -161,6 +187,161 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max)
 	srcline_dwarfs__exit(&sds);
 	free(hot);
 	return 0;
+}
+
+/* fg->sources as they are added: room, and the age of each file's binary. */
+struct flamegraph_sources {
+	size_t	alloc;
+	time_t	*built;	/* the newest binary built from the file; 0: unknown */
+	size_t	alloc_built;
+};
+
+/* The index of @path in fg->sources, added if new; -ENOMEM. */
+static int flamegraph__source(struct flamegraph *fg, const char *path,
+			      struct flamegraph_sources *fs)
+{
+	struct flamegraph_source *src;
+	size_t i;
+
+	for (i = fg->nr_sources; i-- > 0;) {
+		if (!strcmp(fg->sources[i].path, path))
+			return i;
+	}
+	if (flamegraph__grow(&fg->sources, &fs->alloc, fg->nr_sources + 1, sizeof(*fg->sources)))
+		return -ENOMEM;
+	if (flamegraph__grow(&fs->built, &fs->alloc_built, fg->nr_sources + 1,
+			     sizeof(*fs->built)))
+		return -ENOMEM;
+	src = &fg->sources[fg->nr_sources];
+	*src = (struct flamegraph_source){ .path = strdup(path), };
+	if (!src->path)
+		return -ENOMEM;
+	fs->built[fg->nr_sources] = 0;
+	return fg->nr_sources++;
+}
+
+/* Each instruction's line, and the file it is in, of @fn. */
+static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegraph_function *fn,
+					 struct srcline_dwarfs *sds, struct flamegraph_sources *fs)
+{
+	struct dso *dso = map__dso(fn->ms.map);
+	struct srcline_dwarf *sd = NULL;
+	struct stat st;
+	bool built;
+	size_t i;
+
+	if (!srcline_full_filename)
+		sd = srcline_dwarfs__find(sds, dso);
+	built = !stat(dso__long_name(dso), &st);
+	for (i = 0; i < fn->nr_insns; i++) {
+		struct flamegraph_function_insn *insn = &fn->insns[i];
+		const char *file, *base;
+		int line, source;
+
+		if (!sd || !sd->dbg) {
+			struct flamegraph_insn probe = {
+				.ms = fn->ms,
+				.objdump_addr = insn->addr,
+			};
+
+			insn->srcline = flamegraph_insn__srcline(&probe, sds);
+			continue;
+		}
+		file = srcline_dwarf__file(sd, insn->addr, &line);
+		if (!file)
+			continue;
+		source = flamegraph__source(fg, file, fs);
+		if (source < 0)
+			return source;
+		base = strrchr(file, '/');
+		if (asprintf(&insn->srcline, "%s:%d", base ? base + 1 : file, line) < 0) {
+			insn->srcline = NULL;
+			return -ENOMEM;
+		}
+		insn->source = source;
+		insn->line = line;
+		if (built && st.st_mtime > fs->built[source])
+			fs->built[source] = st.st_mtime;
+	}
+	return 0;
+}
+
+/*
+ * The lines @src's instructions name, read as perf script -F srccode
+ * reads them (util/srccode.c), unless the file changed since the newest
+ * binary built from it (@built, 0 where unknown) or is shorter.
+ */
+static int flamegraph_source__read(struct flamegraph_source *src, u32 last, time_t built)
+{
+	struct stat st;
+	u32 line;
+
+	if (stat(src->path, &st)) {
+		src->why = strdup("not on this machine");
+		return src->why ? 0 : -ENOMEM;
+	}
+	if (built && st.st_mtime > built) {
+		src->why = strdup("changed since the binary was built");
+		return src->why ? 0 : -ENOMEM;
+	}
+	src->lines = calloc(last - src->first + 1, sizeof(*src->lines));
+	if (!src->lines)
+		return -ENOMEM;
+	for (line = src->first; line <= last; line++) {
+		int len;
+		char *text = find_sourceline(src->path, line, &len);
+
+		if (!text) {
+			while (src->nr_lines)
+				free(src->lines[--src->nr_lines]);
+			zfree(&src->lines);
+			if (asprintf(&src->why, "changed since the binary was built: no line %u",
+				     last) < 0) {
+				src->why = NULL;
+				return -ENOMEM;
+			}
+			return 0;
+		}
+		src->lines[src->nr_lines] = strndup(text, len);
+		if (!src->lines[src->nr_lines])
+			return -ENOMEM;
+		src->nr_lines++;
+	}
+	return 0;
+}
+
+int flamegraph__add_function_srclines(struct flamegraph *fg)
+{
+	struct srcline_dwarfs sds = { .dwarfs = NULL, };
+	struct flamegraph_sources fs = { .built = NULL, };
+	u32 *last = NULL;
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < fg->nr_functions && !err; i++)
+		err = flamegraph_function__srclines(fg, &fg->functions[i], &sds, &fs);
+	last = calloc(fg->nr_sources ?: 1, sizeof(*last));
+	if (!err && !last)
+		err = -ENOMEM;
+	for (i = 0; i < fg->nr_functions && !err; i++) {
+		for (j = 0; j < fg->functions[i].nr_insns; j++) {
+			const struct flamegraph_function_insn *insn = &fg->functions[i].insns[j];
+			struct flamegraph_source *src;
+
+			if (insn->source < 0)
+				continue;
+			src = &fg->sources[insn->source];
+			if (!src->first || insn->line < src->first)
+				src->first = insn->line;
+			last[insn->source] = max(last[insn->source], insn->line);
+		}
+	}
+	for (i = 0; i < fg->nr_sources && !err; i++)
+		err = flamegraph_source__read(&fg->sources[i], last[i], fs.built[i]);
+	srcline_dwarfs__exit(&sds);
+	free(fs.built);
+	free(last);
+	return err;
 }
 
 #ifdef HAVE_LIBDW_SUPPORT

@@ -32,6 +32,23 @@ struct flamegraph;
 int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max);
 
 /**
+ * flamegraph__add_function_srclines - source lines of whole functions
+ * @fg: the flame graph, its @functions set (flamegraph__add_functions())
+ *
+ * Sets each of their instructions' @srcline, as flamegraph__add_srclines()
+ * does, and where libdw gives the line, its @source and @line: the file
+ * as the line table names it, an entry of @fg's @sources.  Each file's
+ * lines from the first to the last its instructions name are read when
+ * this is called, as perf script -F srccode reads them (util/srccode.c),
+ * so that the page shows them without the file; not those of a file
+ * modified after the newest binary its lines are of, nor of one shorter
+ * than a line named: its @why says so.
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int flamegraph__add_function_srclines(struct flamegraph *fg);
+
+/**
  * struct flamegraph_decl - where a function is declared
  * @file: DW_AT_decl_file, its path as the line table has it, or NULL
  * @line: DW_AT_decl_line, or 0

@@ -12,6 +12,22 @@
  * self the weight of the samples that ended at the node (info.weight:
  * their periods, in info.unit, or their number), addr the objdump
  * address ("" if none) and samples the number of those samples.
+ * A frame of a function whose whole code the page carries has two more
+ * entries: the function's index in "functions" and its call sites in
+ * this context, [[return address as an offset from the function's
+ * start, weight, samples], ...].  "functions" and "sources" (beside
+ * "root", or in each of "graphs") are those of perf flamegraph's JSON
+ * (flamegraph__put_functions()) but for each function's "i", whose
+ * instructions are [offset from its start, text, index in "sources" or
+ * -1, line, and "file:line" where there is no source], and "w", the
+ * numbers of those where one is not 0: [index in "i", self weight,
+ * samples, weight called through it, samples likewise], over all
+ * contexts.
+ *
+ * The Assembly pane (in the side panel, above the hot instructions)
+ * shows the whole code of the function of the frame zoomed to: its
+ * self weight and call sites in that frame's context, or in all
+ * contexts (perf annotate's numbers), with the source interleaved.
  *
  * Views: flame (root at the bottom), icicle (root at the top), merged
  * (functions merged across callers, with their instructions), inverted
@@ -118,6 +134,10 @@
 		};
 		const kids = a[6];
 
+		if (!isDiff && a.length > 8) {
+			n.F = a[8];
+			n.x = a[9];
+		}
 		if (isDiff) {
 			n.os = n.ot = a[8];
 			n.oss = n.ots = a[9];
@@ -758,6 +778,7 @@
 		hi = 1;
 		draw(0);
 		reveal(n);
+		showAsm(n);
 		timings.zoom = performance.now() - t;
 		return timings.zoom;
 	}
@@ -1189,6 +1210,11 @@
 		case 's':
 			setView('sandwich');
 			return;
+		case 'n':
+		case 'N':
+			if (asm.frame)
+				stepHot(ev.key === 'n' ? 1 : -1);
+			return;
 		case '/':
 			q.focus();
 			ev.preventDefault();
@@ -1279,6 +1305,7 @@
 		if (best) {
 			zoomTo(best.p || best);
 			cursor = best;
+			showAsm(best);
 		}
 		draw();
 	}
@@ -1564,6 +1591,293 @@
 		fillHot();
 	}
 
+	/* ---- The Assembly pane: a function's whole code, in context ---- */
+
+	const FUNCTIONS = graphs[shown].functions || raw.functions || [];
+	const SOURCES = graphs[shown].sources || raw.sources || [];
+	/* What the pane shows: the frame, its function, this context or all. */
+	const asm = { frame: null, fn: null, all: false, line: '', hot: [], at: -1 };
+
+	/*
+	 * Each function's instructions as objects, by offset from its start
+	 * and by address; made when first shown.
+	 */
+	function asmFunction(i) {
+		const f = FUNCTIONS[i];
+
+		if (!f.rows) {
+			const start = BigInt(f.a);
+
+			f.rows = f.i.map((e) => {
+				const src = e[2] >= 0 ? SOURCES[e[2]] : null;
+
+				return { off: e[0], a: '0x' + (start + BigInt(e[0])).toString(16),
+					 text: e[1], src: e[2], line: e[3],
+					 sl: src ? src.f.slice(src.f.lastIndexOf('/') + 1) + ':' + e[3] :
+					     e[4] || '',
+					 self: 0, ss: 0, calls: 0, cs: 0 };
+			});
+			for (const [j, self, ss, calls, cs] of f.w)
+				Object.assign(f.rows[j], { self, ss, calls, cs });
+			f.byOff = new Map(f.rows.map((r, j) => [r.off, j]));
+			f.at = new Map(f.rows.map((r, j) => [r.a, j]));
+		}
+		return f;
+	}
+
+	/* The row of the call that returns to off (from the start): the one before it. */
+	function callRow(f, off) {
+		const j = f.byOff.get(off);
+
+		if (j !== undefined)
+			return j - 1;
+		const last = f.rows.length - 1;
+
+		return last >= 0 && off > f.rows[last].off ? last : -1;
+	}
+
+	/* The frame's numbers per row: its leaves' self, its call sites'. */
+	function asmNumbers(f, frame) {
+		const self = new Map(), calls = new Map();
+
+		if (asm.all || !frame) {
+			f.rows.forEach((r, j) => {
+				self.set(j, [r.self, r.ss]);
+				calls.set(j, [r.calls, r.cs]);
+			});
+			return { self, calls };
+		}
+		for (const c of frame.c) {
+			const j = c.kind === 4 ? f.at.get(c.a) : undefined;
+
+			if (j !== undefined) {
+				const o = self.get(j) || [0, 0];
+
+				self.set(j, [o[0] + c.t, o[1] + c.ts]);
+			}
+		}
+		for (const [off, w, ws] of frame.x || []) {
+			const j = callRow(f, off);
+
+			if (j >= 0) {
+				const o = calls.get(j) || [0, 0];
+
+				calls.set(j, [o[0] + w, o[1] + ws]);
+			}
+		}
+		return { self, calls };
+	}
+
+	/* A cell of weight v (and share of all) or empty. */
+	function asmCell(tr, v, cls) {
+		const td = tr.insertCell();
+
+		td.className = cls;
+		if (v && v[0]) {
+			td.textContent = weight(v[0]);
+			td.title = exact(v[0]) + ', ' + v[1] + ' samples, ' + pct(v[0], root.t) + ' of all';
+		}
+		return td;
+	}
+
+	function asmSourceRow(body, f, r, px) {
+		const src = SOURCES[r.src];
+		const tr = body.insertRow();
+		const td = tr.insertCell();
+		const text = src && src.lines && src.lines[r.line - src.first];
+		const line = (r.sl || '') + (text !== undefined ? ':  ' + text.trim() : '');
+
+		tr.className = 'src';
+		td.colSpan = 4;
+		td.textContent = shorten(line, px, tableWidth);
+		td.title = (src ? src.f + ':' + r.line : r.sl) +
+			   (src && src.why ? ' (not shown: ' + src.why + ')' : '');
+	}
+
+	/*
+	 * The instruction text, cut to px as the hot table cuts it (the
+	 * whole text in the title); a branch target in the function a link.
+	 */
+	function asmText(td, f, text, px) {
+		const m = /(0x[0-9a-f]+) <[^>]*>/.exec(text);
+		const shown = shortenInsn(text, px, tableWidth);
+		const at = m && f.at.has(m[1]) ? shown.indexOf(m[1] + ' <') : -1;
+
+		td.title = text;
+		if (at < 0) {
+			td.textContent = shown;
+			return;
+		}
+		const end = shown.indexOf('>', at);
+		const stop = end < 0 ? shown.length : end + 1;
+		const link = document.createElement('a');
+
+		td.appendChild(document.createTextNode(shown.slice(0, at)));
+		link.textContent = shown.slice(at, stop);
+		link.href = '#';
+		link.title = 'go to ' + m[1];
+		link.addEventListener('click', function (ev) {
+			ev.preventDefault();
+			ev.stopPropagation();
+			asmGoto(m[1]);
+		});
+		td.appendChild(link);
+		td.appendChild(document.createTextNode(shown.slice(stop)));
+	}
+
+	/* Mark the row of address a and scroll it into the pane. */
+	function asmGoto(a) {
+		const body = $('asm-code').tBodies[0];
+
+		asm.line = a;
+		for (const tr of body.rows) {
+			tr.classList.toggle('sel', tr.dataset.a === a);
+			if (tr.dataset.a === a) {
+				const pane = $('asm-body');
+
+				pane.scrollTop = tr.offsetTop - pane.clientHeight / 3;
+			}
+		}
+	}
+
+	function fillAsm() {
+		const body = $('asm-code').tBodies[0];
+		const f = asm.fn, frame = asm.frame;
+		const notes = [];
+
+		body.textContent = '';
+		$('asm-ctx').classList.toggle('on', !asm.all);
+		$('asm-all').classList.toggle('on', asm.all);
+		$('asm-ctx').disabled = !frame || frame.x === undefined;
+		$('asm-title').textContent = f ? f.n + ' (' + f.d + ')' : frame ? frame.n : '';
+		$('asm-title').title = f ? f.n + ', ' + f.d + (f.b ? ', build-id ' + f.b : '') +
+			', at ' + f.a : '';
+		if (!f) {
+			$('asm-note').textContent = frame.n + ': its code is not on this page, which carries the ' +
+				FUNCTIONS.length + ' functions with the most self weight: perf flamegraph --asm' +
+				' --asm-functions=N carries more';
+			asm.hot = [];
+			return;
+		}
+		if (f.why)
+			notes.push('no code: ' + f.why);
+		const { self, calls } = asmNumbers(f, frame);
+		const max = Math.max(0, ...Array.from(self.values(), (v) => v[0]));
+		let prev = null, selfSum = 0;
+
+		for (const v of self.values())
+			selfSum += v[0];
+		notes.push((asm.all ? 'all contexts: ' : 'this context (the selected frame): ') +
+			   'self ' + weight(selfSum) + ' of ' + weight(asm.all ? root.t : frame.t) +
+			   (asm.all ? ' (perf annotate\'s numbers)' : ' in the frame'));
+		const whys = new Set();
+		const head = $('asm-code').tHead.rows[0].cells;
+		const textPx = head[3].clientWidth - 8;
+		const linePx = $('asm-code').clientWidth - 8;
+
+		f.rows.forEach((r, j) => {
+			if (r.src >= 0 && (!prev || prev.src !== r.src || prev.line !== r.line)) {
+				asmSourceRow(body, f, r, linePx);
+				if (SOURCES[r.src] && SOURCES[r.src].why)
+					whys.add(SOURCES[r.src].f + ': ' + SOURCES[r.src].why);
+			} else if (r.src < 0 && r.sl && (!prev || prev.sl !== r.sl)) {
+				asmSourceRow(body, f, r, linePx);
+			}
+			prev = r;
+			const tr = body.insertRow();
+			const s = self.get(j), c = calls.get(j);
+
+			tr.dataset.a = r.a;
+			asmCell(tr, s, 'w');
+			asmCell(tr, c, 'w');
+			tr.insertCell().textContent = r.a;
+			asmText(tr.insertCell(), f, r.text, textPx);
+			if (s && s[0] && max) {
+				const v = Math.round(255 - 120 * s[0] / max);
+
+				tr.style.background = 'rgb(255,' + v + ',' + v + ')';
+			}
+			tr.title = r.a + (r.sl ? ', ' + r.sl : '') + ': click for its heaviest stack';
+			tr.addEventListener('click', function () {
+				const key = (asm.frame && asm.frame.key ? asm.frame.key : f.d + '\u0000' + f.n) +
+					    '\u0000' + r.a;
+
+				if (insns.has(key))
+					selectRow(key);
+				asmGoto(r.a);
+			});
+		});
+		for (const w of whys)
+			notes.push('source ' + w);
+		$('asm-note').textContent = notes.join('\n');
+		asm.hot = Array.from(self.entries()).filter((e) => e[1][0] > 0)
+			.sort((x, y) => y[1][0] - x[1][0]).map((e) => f.rows[e[0]].a);
+		asm.at = -1;
+		if (asm.line)
+			asmGoto(asm.line);
+	}
+
+	/* Step to the next (dir 1) or previous hot line, heaviest first. */
+	function stepHot(dir) {
+		if (!asm.hot.length)
+			return;
+		asm.at = (asm.at + dir + asm.hot.length) % asm.hot.length;
+		asmGoto(asm.hot[asm.at]);
+	}
+
+	/*
+	 * The pane for the frame n (its function's; an instruction leaf's,
+	 * on its line), if the page carries functions.
+	 */
+	function showAsm(n) {
+		let line = '';
+
+		if (!FUNCTIONS.length || !n)
+			return;
+		if (n.kind === 4 && n.p) {
+			line = n.a;
+			n = n.p;
+		}
+		if (n.kind !== 2)
+			return;
+		/* The merged views' frames stand for several: all contexts only. */
+		const orig = n.of || n;
+		const F = orig.F !== undefined ? orig.F : funcIndex.get(n.key);
+
+		asm.frame = n.of ? null : n;
+		asm.fn = F !== undefined ? asmFunction(F) : null;
+		if (!asm.frame)
+			asm.all = true;
+		asm.line = line;
+		if (!asm.fn && !asm.frame)
+			asm.frame = orig;
+		$('asm').hidden = false;
+		fillAsm();
+	}
+
+	const funcIndex = new Map();
+
+	(function walk(n) {
+		if (n.F !== undefined)
+			funcIndex.set(n.key, n.F);
+		for (const c of n.c)
+			walk(c);
+	})(root);
+
+	$('asm-ctx').addEventListener('click', function () {
+		asm.all = false;
+		fillAsm();
+	});
+	$('asm-all').addEventListener('click', function () {
+		asm.all = true;
+		fillAsm();
+	});
+	$('asm-close').addEventListener('click', function () {
+		$('asm').hidden = true;
+		asm.frame = null;
+		asm.fn = null;
+	});
+
 	/* ---- The header, the title and the URL fragment ---- */
 
 	function fillInfo() {
@@ -1801,6 +2115,8 @@
 		event: () => info.event,
 		events: () => graphs.map((g) => g.info.event),
 		focus: () => (view === 'sandwich' ? sandwich.fn.n : focus.n),
+		asm: () => ({ fn: asm.fn ? asm.fn.n : null, all: asm.all, line: asm.line,
+			      frame: asm.frame ? asm.frame.n : null }),
 		cursor: function () {
 			const f = frames.find((r) => r.n === cursor);
 

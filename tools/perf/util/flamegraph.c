@@ -111,7 +111,15 @@ struct flamegraph_stack {
 	u64			generation;	/* of @process, when added */
 	u64			all_generation;	/* fg->generation, likewise */
 	struct flamegraph_node	*node;
+	struct flamegraph_callsite **callsites;	/* of the stack that went to @node */
+	size_t			nr_callsites;
 	u64			ips[];
+};
+
+/* A call site in fg->callsite_index: the node it is of, for the lookup. */
+struct flamegraph_callsite_entry {
+	struct flamegraph_callsite	callsite;
+	const struct flamegraph_node	*node;
 };
 
 static size_t flamegraph_stack_key__hash(const struct flamegraph_stack_key *key)
@@ -216,6 +224,36 @@ static void flamegraph_node__delete(struct flamegraph_node *node)
 	free(node->label);
 }
 
+static void flamegraph__free_functions(struct flamegraph *fg)
+{
+	size_t i, j;
+
+	for (i = 0; i < fg->nr_functions; i++) {
+		struct flamegraph_function *fn = &fg->functions[i];
+
+		map_symbol__exit(&fn->ms);
+		for (j = 0; j < fn->nr_insns; j++) {
+			free(fn->insns[j].text);
+			free(fn->insns[j].srcline);
+		}
+		free(fn->insns);
+		free(fn->why);
+	}
+	zfree(&fg->functions);
+	fg->nr_functions = 0;
+	for (i = 0; i < fg->nr_sources; i++) {
+		struct flamegraph_source *src = &fg->sources[i];
+
+		for (j = 0; j < src->nr_lines; j++)
+			free(src->lines[j]);
+		free(src->lines);
+		free(src->path);
+		free(src->why);
+	}
+	zfree(&fg->sources);
+	fg->nr_sources = 0;
+}
+
 /* A hashmap whose keys or values are pointers, or NULL or an error. */
 static void hashmap__free_checked(struct hashmap *map)
 {
@@ -237,6 +275,10 @@ void flamegraph__exit(struct flamegraph *fg)
 	}
 	zfree(&fg->insns);
 	fg->nr_insns = 0;
+	flamegraph__free_functions(fg);
+	zfree(&fg->path);
+	fg->nr_path = 0;
+	fg->alloc_path = 0;
 	fg->alloc_insns = 0;
 	if (!IS_ERR_OR_NULL(fg->generations)) {
 		hashmap__for_each_entry(fg->generations, cur, bkt)
@@ -251,6 +293,8 @@ void flamegraph__exit(struct flamegraph *fg)
 	hashmap__free_checked(fg->stacks);
 	hashmap__free_checked(fg->generations);
 	hashmap__free_checked(fg->warned);
+	hashmap__free_checked(fg->callsite_index);
+	fg->callsite_index = NULL;
 	fg->insn_index = NULL;
 	fg->leaves = NULL;
 	fg->stacks = NULL;
@@ -488,6 +532,69 @@ static struct flamegraph_node *flamegraph__insn_leaf(struct flamegraph *fg,
 	return leaf;
 }
 
+int flamegraph__track_callsites(struct flamegraph *fg)
+{
+	if (fg->callsite_index)
+		return 0;
+	fg->callsite_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	if (IS_ERR(fg->callsite_index)) {
+		fg->callsite_index = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The call site of @node at @frame's IP (a return address), created if
+ * new, and put on fg->path; 0, or -ENOMEM.  Only functions have call
+ * sites shown: not unknown frames, nor inlined ones, whose address is
+ * their caller's.
+ */
+static int flamegraph__callsite(struct flamegraph *fg, struct flamegraph_node *node,
+				const struct flamegraph_frame *frame)
+{
+	u64 addr = frame->ms.map ? map__map_ip(frame->ms.map, frame->ip) : frame->ip;
+	size_t hash = flamegraph__hash_combine((unsigned long)node, addr);
+	struct flamegraph_callsite_entry *entry;
+	struct hashmap_entry *cur;
+
+	if (node->kind != FLAMEGRAPH_FUNC || node->inlined)
+		return 0;
+	hashmap__for_each_key_entry(fg->callsite_index, cur, hash) {
+		entry = cur->pvalue;
+		if (entry->node == node && entry->callsite.addr == addr)
+			goto out;
+	}
+	entry = flamegraph__zalloc(fg, sizeof(*entry));
+	if (!entry || hashmap__append(fg->callsite_index, hash, entry))
+		return -ENOMEM;
+	entry->node = node;
+	entry->callsite.addr = addr;
+	entry->callsite.next = node->callsites;
+	node->callsites = &entry->callsite;
+out:
+	if (flamegraph__grow(&fg->path, &fg->alloc_path, fg->nr_path + 1, sizeof(*fg->path)))
+		return -ENOMEM;
+	fg->path[fg->nr_path++] = &entry->callsite;
+	return 0;
+}
+
+void flamegraph__account_callsites(struct flamegraph *fg,
+				   const struct flamegraph_stack *stack,
+				   u64 nr_samples, u64 period)
+{
+	struct flamegraph_callsite **path = stack ? stack->callsites : fg->path;
+	size_t i, nr = stack ? stack->nr_callsites : fg->nr_path;
+	u64 weight = fg->weight == FLAMEGRAPH_WEIGHT_SAMPLES ? nr_samples : period;
+
+	if (!fg->callsite_index)
+		return;
+	for (i = 0; i < nr; i++) {
+		path[i]->weight += weight;
+		path[i]->samples += nr_samples;
+	}
+}
+
 struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
 					 struct flamegraph_node *node,
 					 const struct flamegraph_frame *frames,
@@ -496,8 +603,19 @@ struct flamegraph_node *flamegraph__walk(struct flamegraph *fg,
 {
 	int i;
 
-	for (i = 0; node && i < nr_frames; i++)
+	fg->nr_path = 0;
+	for (i = 0; node && i < nr_frames; i++) {
 		node = flamegraph__frame(fg, node, &frames[i]);
+		/*
+		 * Into the kernel, a user callchain entry is where the
+		 * thread was stopped (an interrupt, a fault, the syscall's
+		 * return): no call.
+		 */
+		if (node && fg->callsite_index && i < nr_frames - 1 &&
+		    frames[i].kernel == frames[i + 1].kernel &&
+		    flamegraph__callsite(fg, node, &frames[i]))
+			return NULL;
+	}
 	if (!node || !insn)
 		return node;
 	return flamegraph__insn_leaf(fg, node, insn);
@@ -610,6 +728,16 @@ struct flamegraph_stack *flamegraph__add_stack(struct flamegraph *fg,
 	stack->generation = stack->process->generation;
 	stack->all_generation = fg->generation;
 	stack->node = node;
+	stack->nr_callsites = 0;
+	if (fg->callsite_index && node && fg->nr_path) {
+		size_t size = fg->nr_path * sizeof(*stack->callsites);
+
+		stack->callsites = flamegraph__zalloc(fg, size);
+		if (!stack->callsites)
+			return NULL;
+		memcpy(stack->callsites, fg->path, size);
+		stack->nr_callsites = fg->nr_path;
+	}
 	return stack;
 }
 

@@ -65,6 +65,89 @@ struct flamegraph_insn {
 };
 
 /**
+ * struct flamegraph_callsite - a call out of a frame, and what went through it
+ * @next: the next call site of the same node
+ * @addr: the return address of the call, the callchain entry of the
+ *        caller, as a map-relative (dso) address, as struct symbol's
+ * @weight: the weight of the samples whose stacks pass this node and
+ *          leave it by this call (struct flamegraph_node's @self unit)
+ * @samples: the number of those samples
+ *
+ * Counted by flamegraph__account_callsites() for FUNC nodes, inlined ones
+ * excepted, after flamegraph__track_callsites().
+ */
+struct flamegraph_callsite {
+	struct flamegraph_callsite	*next;
+	u64				addr;
+	u64				weight;
+	u64				samples;
+};
+
+/**
+ * struct flamegraph_function_insn - one instruction of a function's whole code
+ * @addr: its address as perf annotate and objdump print it
+ * @text: the instruction as the disassembler prints it (owned)
+ * @srcline: "file:line" of it (owned), or NULL
+ * @source: index of its file in struct flamegraph's @sources, or -1
+ * @line: its line in that file, or 0
+ * @self: the weight of the samples at this instruction, in all contexts,
+ *        as perf annotate counts them
+ * @samples: their number
+ * @calls: for a call, the weight of the samples whose stacks leave the
+ *         function through it (the next instruction is the return
+ *         address), in all contexts; else 0
+ * @call_samples: their number
+ */
+struct flamegraph_function_insn {
+	u64	addr;
+	char	*text;
+	char	*srcline;
+	int	source;
+	u32	line;
+	u64	self;
+	u64	samples;
+	u64	calls;
+	u64	call_samples;
+};
+
+/**
+ * struct flamegraph_function - a sampled function and its whole code
+ * @ms: its map and symbol (references held)
+ * @start: the symbol start as perf annotate and objdump print it
+ * @self: the weight of the samples in it, in all contexts
+ * @samples: their number
+ * @insns: every instruction of the symbol, in address order (owned)
+ * @nr_insns: entries in @insns; 0 where the code can't be had
+ * @why: with no @insns, why (owned); else NULL
+ */
+struct flamegraph_function {
+	struct map_symbol		ms;
+	u64				start;
+	u64				self;
+	u64				samples;
+	struct flamegraph_function_insn	*insns;
+	size_t				nr_insns;
+	char				*why;
+};
+
+/**
+ * struct flamegraph_source - lines of a source file, as read when written
+ * @path: the file, as the debug info names it (owned)
+ * @first: the number of the first line of @lines
+ * @lines: the lines @first on, without their newline (owned, each too)
+ * @nr_lines: entries in @lines; 0 where the file can't be read or changed
+ *            since the binary was built
+ * @why: with no @lines, why (owned); else NULL
+ */
+struct flamegraph_source {
+	char	*path;
+	u32	first;
+	char	**lines;
+	u32	nr_lines;
+	char	*why;
+};
+
+/**
  * struct flamegraph_node - one frame of the flame graph
  * @rb_node: link in the parent's @children
  * @kind: what the node stands for
@@ -96,6 +179,10 @@ struct flamegraph_insn {
  * @label: the text shown (owned), set by flamegraph__finish()
  * @total: @self plus the totals of all children, set by flamegraph__finish()
  * @total_samples: @samples plus those of all children, likewise
+ * @callsites: FUNC nodes: the calls out of the frame that samples' stacks
+ *             went through (flamegraph__track_callsites()), in no order
+ * @function: FUNC nodes of a function in struct flamegraph's @functions:
+ *            its index there plus one; else 0
  *
  * A walk down the tree compares the key of the nodes on its way (@kind,
  * @kernel, @dso, @addr; @parent for leaves, which are counted in @self):
@@ -124,6 +211,8 @@ struct flamegraph_node {
 	char			*label;
 	u64			total;
 	u64			total_samples;
+	struct flamegraph_callsite *callsites;
+	u32			function;
 };
 
 /**
@@ -159,6 +248,17 @@ enum flamegraph_weight {
  * @warned: what flamegraph__warn_once() has warned about
  * @warn_with: NULL, or the graph whose @warned is used instead
  * @chunks: the memory of the nodes, instructions and stacks
+ * @callsite_index: the call sites of all nodes, by node and address;
+ *                  NULL unless flamegraph__track_callsites() was called
+ * @path: the call sites of the stack walked last, for
+ *        flamegraph__account_callsites() and flamegraph__add_stack()
+ * @nr_path: entries in @path
+ * @alloc_path: room in @path
+ * @functions: the sampled functions whose whole code the writers carry,
+ *             set by flamegraph__add_functions() (owned)
+ * @nr_functions: entries in @functions
+ * @sources: the source files of their instructions (owned)
+ * @nr_sources: entries in @sources
  */
 struct flamegraph {
 	struct flamegraph_node	root;
@@ -177,6 +277,14 @@ struct flamegraph {
 	struct hashmap		*warned;
 	struct flamegraph	*warn_with;
 	struct flamegraph_chunk	*chunks;
+	struct hashmap		*callsite_index;
+	struct flamegraph_callsite **path;
+	size_t			nr_path;
+	size_t			alloc_path;
+	struct flamegraph_function *functions;
+	size_t			nr_functions;
+	struct flamegraph_source *sources;
+	size_t			nr_sources;
 };
 
 /**
@@ -272,6 +380,36 @@ void flamegraph__account(struct flamegraph *fg, struct flamegraph_node *leaf,
 			 u64 nr_samples, u64 period);
 
 /**
+ * flamegraph__track_callsites - count the calls out of each frame
+ * @fg: the flame graph, no sample added yet
+ *
+ * From then on, each stack walked (flamegraph__leaf()) notes the call
+ * site of each of its frames but the last, its callchain entry (the
+ * return address), for flamegraph__account_callsites() to count: which
+ * call in a function, in the frame's calling context, leads to the
+ * weight below it.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int flamegraph__track_callsites(struct flamegraph *fg);
+
+struct flamegraph_stack;
+
+/**
+ * flamegraph__account_callsites - count samples on the call sites of a stack
+ * @fg: the flame graph
+ * @stack: the stack the samples went the way of (flamegraph__find_stack(),
+ *         flamegraph__add_stack()), or NULL for the stack walked last
+ * @nr_samples: how many samples
+ * @period: the sum of their periods, as flamegraph__account()'s
+ *
+ * Does nothing unless flamegraph__track_callsites() was called.
+ */
+void flamegraph__account_callsites(struct flamegraph *fg,
+				   const struct flamegraph_stack *stack,
+				   u64 nr_samples, u64 period);
+
+/**
  * flamegraph__count_insns - sum the weight of each instruction's leaves
  * @fg: the flame graph
  *
@@ -306,8 +444,6 @@ struct flamegraph_stack_key {
 	const u64		*ips;
 };
 
-struct flamegraph_stack;
-
 /**
  * flamegraph__find_stack - a stack seen before
  * @fg: the flame graph
@@ -326,6 +462,9 @@ struct flamegraph_stack *flamegraph__find_stack(struct flamegraph *fg,
  * @key: the sample's key; the tree copies @key->ips
  * @node: the leaf from flamegraph__leaf(), the node of the callers for a
  *        @key->callers key, or NULL for a sample that was filtered out
+ *
+ * With flamegraph__track_callsites(), the stack keeps the call sites of
+ * the stack walked last, which went to @node (none for a NULL @node).
  *
  * Return: the stack (owned by @fg), or NULL when out of memory (only the
  * next sample of @key pays for it).

@@ -8,7 +8,8 @@
 # leaves, the views (sandwich, inverted) give the data's numbers, the URL
 # fragment reopens a view, no request leaves the page, the symbol names of
 # a hostile workload stay text, C++ names thousands of characters long and
-# stacks 127 frames deep stay inside the window. Screenshots of each check
+# stacks 127 frames deep stay inside the window, the Assembly pane shows
+# a function's code in context. Screenshots of each check
 # go to build/test-artifacts/ of the repository. make check installs
 # Chromium and playwright-core (make browser-deps); without them the test
 # is skipped.
@@ -202,8 +203,23 @@ test_diff_rename() {
 	$browser rename "${workdir}/rename.html" "${artifacts}"
 }
 
+test_context() {
+	echo "The Assembly pane: a function's whole code in the selected frame's context"
+	local prog="${workdir}/ctx"
+
+	# shellcheck disable=SC2086
+	cc ${cflags} -o "${prog}" "${shelldir}/lib/flamegraph_context.c"
+	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/c.data" "${prog}" 1 \
+		2> /dev/null
+	perf flamegraph -i "${workdir}/c.data" --asm -o "${workdir}/c.html" 2> /dev/null
+	$browser context "${workdir}/c.html" "${artifacts}"
+	perf flamegraph -i "${workdir}/c.data" --asm --asm-functions=1 \
+		-o "${workdir}/c1.html" 2> /dev/null
+	$browser context-limit "${workdir}/c1.html" "${artifacts}"
+}
+
 for t in test_workload test_hostile_names test_events test_long_names test_deep \
-	 test_systemwide test_diff test_diff_rename; do
+	 test_systemwide test_diff test_diff_rename test_context; do
 	# Not in an if: set -e must stay in force inside the subshell.
 	set +e
 	( set -e; $t )

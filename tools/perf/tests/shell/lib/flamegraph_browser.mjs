@@ -12,7 +12,9 @@
  * C++ names of thousands of characters), deep (flamegraph_deep.c: stacks
  * cut at the kernel's 127 entries), systemwide (perf record -a), diff
  * (perf flamegraph --diff of two builds of flamegraph_rebuild.c), rename
- * (the same of flamegraph_rename.c, a register renamed).
+ * (the same of flamegraph_rename.c, a register renamed), context
+ * (flamegraph_context.c: the Assembly pane), context-limit (the same with
+ * --asm-functions=1).
  *
  * Environment: FLAMEGRAPH_NODE_MODULES, the node_modules holding
  * playwright-core; FLAMEGRAPH_CHROMIUM, the browser (/usr/bin/chromium).
@@ -41,7 +43,7 @@ import path from 'node:path';
 
 const [mode, pagePath, artifacts] = process.argv.slice(2);
 const MODES = ['workload', 'samples', 'hostile', 'events', 'long', 'deep', 'systemwide', 'diff',
-	       'rename'];
+	       'rename', 'context', 'context-limit'];
 
 if (!MODES.includes(mode) || !pagePath || !artifacts) {
 	console.error(`usage: flamegraph_browser.mjs ${MODES.join('|')} PAGE.html ARTIFACTS_DIR`);
@@ -111,6 +113,8 @@ function tree(d) {
 			addr: a[4],
 			srcline: a[5] >= 0 ? d.strings[a[5]] : '',
 			samples: a[7],
+			fn: a.length === 10 ? a[8] : undefined,
+			calls: a.length === 10 ? a[9] : undefined,
 			parent: parent,
 			children: [],
 		};
@@ -1996,9 +2000,161 @@ async function eventsChecks() {
 	});
 }
 
+/* ---- The Assembly pane (flamegraph_context.c) ---- */
+
+const asmState = () => pf(() => window.perfFlamegraph.asm());
+
+/* The pane's instruction rows: address, self and calls cells, and their titles. */
+const asmRows = () => pf(() => [...document.querySelectorAll('#asm-code tbody tr:not(.src)')]
+	.map((tr) => ({ a: tr.dataset.a, self: tr.cells[0].textContent,
+			calls: tr.cells[1].textContent, text: tr.cells[3].textContent,
+			sel: tr.classList.contains('sel') })));
+
+/* The node of the frame of label under the frame of parent, from the data. */
+function nodeUnder(parent, label) {
+	for (const n of nodes(T.root)) {
+		if (n.label === label && n.parent && n.parent.label === parent)
+			return n;
+	}
+	throw new Failure(`no ${label} under ${parent} in the data`);
+}
+
+/* A cell shows v (the page's way) and nothing for 0. */
+function cellIs(text, v, what) {
+	if (!v) {
+		assert(text === '', `${what}: ${JSON.stringify(text)} for 0`);
+		return;
+	}
+	shownWeight(text, v, what);
+}
+
+/*
+ * A function of the page as rows: address, self weight and weight
+ * called through it over all contexts, from "i" and "w".
+ */
+function functionRows(f) {
+	const rows = f.i.map((e) => ({ a: '0x' + (BigInt(f.a) + BigInt(e[0])).toString(16),
+				       off: e[0], self: 0, calls: 0 }));
+
+	for (const [j, self, , calls] of f.w)
+		Object.assign(rows[j], { self, calls });
+	return rows;
+}
+
+async function contextChecks() {
+	const fns = data.functions;
+	const byName = (name) => fns.findIndex((f) => f.n === name);
+
+	await check('a frame opens its function\'s whole code, in its context', async () => {
+		assert(fns && fns.length, 'no functions in the page');
+		await open();
+		await clickFrame('two_sites');
+		const st = await asmState();
+
+		assert(st.fn === 'two_sites' && st.frame === 'two_sites' && !st.all,
+		       `the pane shows ${JSON.stringify(st)}`);
+		const f = functionRows(fns[byName('two_sites')]), rows = await asmRows();
+		const node = nodeUnder('main', 'two_sites');
+
+		assert(rows.length === f.length && rows.every((r, j) => r.a === f[j].a),
+		       `${rows.length} rows, the function has ${f.length} instructions`);
+		const calls = rows.map((r, j) => [r, node.calls.find((x) => x[0] === f[j + 1]?.off)]);
+		let nr = 0;
+
+		for (const [r, x] of calls) {
+			cellIs(r.calls, x ? x[1] : 0, `calls of ${r.a}`);
+			nr += !!x;
+		}
+		assert(nr === 2, `${nr} call sites shown, two_sites() has 2`);
+		const src = await pf(() => [...document.querySelectorAll('#asm-code tr.src')]
+				     .map((tr) => tr.textContent));
+
+		assert(src.some((t) => /flamegraph_context\.c:\d+:  sink \+= work\(400000\);/.test(t)),
+		       `no source line of the hot call in ${JSON.stringify(src.slice(0, 4))}`);
+	});
+	await check('this context differs between the callers; all contexts is the JSON\'s', async () => {
+		await open();
+		await clickFrame('one_site');
+		await clickFrame('work');
+		const st = await asmState(), f = functionRows(fns[byName('work')]);
+		const node = nodeUnder('one_site', 'work');
+		const leaves = new Map(node.children.filter((c) => c.kind === 'insn')
+			.map((c) => [c.addr, c.total]));
+		let rows = await asmRows();
+
+		assert(st.fn === 'work' && st.frame === 'work', `the pane shows ${JSON.stringify(st)}`);
+		rows.forEach((r, j) => cellIs(r.self, leaves.get(f[j].a) || 0, `self of ${r.a}`));
+		const other = nodeUnder('two_sites', 'work');
+
+		assert(other.total !== node.total, 'work() weighs the same under both callers');
+		await page.click('#asm-all');
+		rows = await asmRows();
+		assert((await asmState()).all, 'All contexts not on');
+		rows.forEach((r, j) => cellIs(r.self, f[j].self, `all contexts self of ${r.a}`));
+	});
+	await check('a jump is a link to its target; n steps to the hottest line', async () => {
+		await open();
+		await clickFrame('two_sites');
+		await clickFrame('work');
+		const link = page.locator('#asm-code a').first();
+		const target = (/0x[0-9a-f]+/.exec(await link.textContent()) || [])[0];
+
+		await link.click();
+		const st = await asmState(), rows = await asmRows();
+
+		assert(st.line === target && rows.find((r) => r.a === target).sel,
+		       `after the link to ${target}: ${JSON.stringify(st)}`);
+		const box = await page.locator(`#asm-code tr[data-a="${target}"]`).boundingBox();
+		const pane = await page.locator('#asm-body').boundingBox();
+
+		assert(box && box.y >= pane.y && box.y + box.height <= pane.y + pane.height,
+		       `the row of ${target} is out of the pane`);
+		await page.keyboard.press('n');
+		const node = nodeUnder('two_sites', 'work');
+		const hottest = node.children.filter((c) => c.kind === 'insn')
+			.reduce((a, b) => (b.total > a.total ? b : a));
+
+		assert((await asmState()).line === hottest.addr,
+		       `n went to ${(await asmState()).line}, the hottest line is ${hottest.addr}`);
+	});
+	await check('a leaf opens its line; a line zooms to its heaviest stack', async () => {
+		await open();
+		const leaf = [...nodes(T.root)].filter((n) => n.kind === 'insn' &&
+			n.parent.label === 'work').reduce((a, b) => (b.total > a.total ? b : a));
+
+		await clickFrame('two_sites');
+		await clickFrame(leaf.label);
+		let st = await asmState();
+
+		assert(st.fn === 'work' && st.line === leaf.addr, `the leaf opened ${JSON.stringify(st)}`);
+		await open();
+		await clickFrame('one_site');
+		await clickFrame('work');
+		await page.click(`#asm-code tr[data-a="${leaf.addr}"]`);
+		st = await asmState();
+		const crumbs = await page.textContent('#crumbs');
+
+		assert(await focus() === 'work' && crumbs.includes(leaf.parent.parent.label) &&
+		       st.line === leaf.addr, `after a click on ${leaf.addr}: focus ${await focus()}, ` +
+		       `crumbs ${crumbs}, pane ${JSON.stringify(st)}`);
+	});
+}
+
+async function contextLimitChecks() {
+	await check('a function beyond --asm-functions says how to include it', async () => {
+		assert(data.functions.length === 1, `${data.functions.length} functions in the page`);
+		await open();
+		await clickFrame('two_sites');
+		const note = await page.textContent('#asm-note');
+
+		assert(/two_sites: its code is not on this page.*--asm-functions=N/.test(note),
+		       `the pane says ${JSON.stringify(note)}`);
+	});
+}
+
 await { workload: workloadChecks, samples: samplesChecks, hostile: hostileChecks, events: eventsChecks,
 	long: longChecks, deep: deepChecks, systemwide: systemwideChecks, diff: diffChecks,
-	rename: renameChecks }[mode]();
+	rename: renameChecks, context: contextChecks, 'context-limit': contextLimitChecks }[mode]();
 
 await browser.close();
 console.log(`${mode}: ${passed} passed, ${failed} failed`);

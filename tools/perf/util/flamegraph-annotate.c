@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Annotate in context: the whole code of a flame graph's hottest
+ * functions, with what perf annotate counts at each instruction over all
+ * contexts, for the writers to put beside the frames of each context.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "dso.h"
+#include "flamegraph.h"
+#include "flamegraph-annotate.h"
+#include "flamegraph-asm.h"
+#include "hashmap.h"
+#include "map.h"
+#include "symbol.h"
+#include "thread.h"
+
+/* A sampled function, while the hottest are chosen. */
+struct flamegraph_candidate {
+	const struct flamegraph_node	*node;	/* one of its frames */
+	u64				self;
+	u64				samples;
+	u64				total;	/* of its frames, for ties */
+};
+
+struct flamegraph_annotate {
+	struct flamegraph		*fg;
+	/* Index + 1 in @candidates, then in fg->functions, by DSO and start. */
+	struct hashmap			*index;
+	struct flamegraph_candidate	*candidates;
+	size_t				nr_candidates;
+	size_t				alloc_candidates;
+};
+
+static size_t flamegraph_annotate__hash(const struct dso *dso, u64 start)
+{
+	return flamegraph__hash_combine(flamegraph__dso_key(dso), start);
+}
+
+/* The index + 1 of the function of @dso starting at @start, 0 if none. */
+static long flamegraph_annotate__find(struct flamegraph_annotate *fa,
+				      const struct dso *dso, u64 start)
+{
+	struct hashmap_entry *cur;
+
+	hashmap__for_each_key_entry(fa->index, cur, flamegraph_annotate__hash(dso, start)) {
+		const struct map_symbol *ms = fa->fg->functions ?
+					      &fa->fg->functions[cur->value - 1].ms :
+					      &fa->candidates[cur->value - 1].node->ms;
+
+		if (ms->sym->start == start &&
+		    flamegraph__dso_key(map__dso(ms->map)) == flamegraph__dso_key(dso))
+			return cur->value;
+	}
+	return 0;
+}
+
+/*
+ * Every function with a frame in the graph, under @node: the weight
+ * below each of its frames; 0, or -ENOMEM.
+ */
+static int flamegraph_annotate__candidates(struct flamegraph_annotate *fa,
+					   const struct flamegraph_node *node, u64 *total)
+{
+	const struct flamegraph_node *child;
+	u64 below = 0;
+	struct rb_node *nd;
+	long i = 0;
+	int err;
+
+	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
+		child = rb_entry(nd, struct flamegraph_node, rb_node);
+		err = flamegraph_annotate__candidates(fa, child, &below);
+		if (err)
+			return err;
+	}
+	for (child = node->leaves; child; child = child->next)
+		below += child->self;
+	below += node->self;
+	*total += below;
+	if (node->kind != FLAMEGRAPH_FUNC || node->inlined || !node->ms.sym || !node->ms.map)
+		return 0;
+	i = flamegraph_annotate__find(fa, node->dso, node->addr);
+	if (!i) {
+		if (flamegraph__grow(&fa->candidates, &fa->alloc_candidates,
+				     fa->nr_candidates + 1, sizeof(*fa->candidates)))
+			return -ENOMEM;
+		i = ++fa->nr_candidates;
+		fa->candidates[i - 1] = (struct flamegraph_candidate){ .node = node, };
+		if (hashmap__append(fa->index, flamegraph_annotate__hash(node->dso, node->addr), i))
+			return -ENOMEM;
+	}
+	fa->candidates[i - 1].total += below;
+	return 0;
+}
+
+/* Their self weight: the instruction leaves in them, as perf annotate sums them. */
+static void flamegraph_annotate__candidates_self(struct flamegraph_annotate *fa)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(fa->fg->leaves, cur, bkt) {
+		const struct flamegraph_node *leaf = cur->pvalue;
+		const struct flamegraph_insn *insn = leaf->insn;
+		long i;
+
+		if (!insn->ms.sym || !insn->ms.map)
+			continue;
+		i = flamegraph_annotate__find(fa, map__dso(insn->ms.map), insn->ms.sym->start);
+		if (i) {
+			fa->candidates[i - 1].self += leaf->self;
+			fa->candidates[i - 1].samples += leaf->samples;
+		}
+	}
+}
+
+/* Most self weight first, then most below; then by DSO and address, for stable output. */
+static int flamegraph_candidate__cmp(const void *a, const void *b)
+{
+	const struct flamegraph_candidate *l = a, *r = b;
+	int cmp;
+
+	if (l->self != r->self)
+		return l->self > r->self ? -1 : 1;
+	if (l->total != r->total)
+		return l->total > r->total ? -1 : 1;
+	cmp = strcmp(dso__long_name(l->node->dso), dso__long_name(r->node->dso));
+	if (cmp)
+		return cmp;
+	if (l->node->addr != r->node->addr)
+		return l->node->addr < r->node->addr ? -1 : 1;
+	return 0;
+}
+
+/* @fn's whole code, or why there is none. */
+static int flamegraph_function__decode(struct flamegraph_function *fn, struct perf_env *env)
+{
+	char why[PATH_MAX + 128], **lines;
+	u64 *addrs;
+	ssize_t nr, i;
+
+	if (flamegraph__symbol_code_missing(&fn->ms, env, why, sizeof(why))) {
+		fn->why = strdup(why);
+		return fn->why ? 0 : -ENOMEM;
+	}
+	nr = flamegraph__disassemble_symbol(&fn->ms, env, &lines, &addrs);
+	if (nr < 0)
+		return nr;
+	if (!nr) {
+		fn->why = strdup("LLVM and capstone decode no instruction at its start");
+		return fn->why ? 0 : -ENOMEM;
+	}
+	fn->insns = calloc(nr, sizeof(*fn->insns));
+	if (!fn->insns) {
+		for (i = 0; i < nr; i++)
+			free(lines[i]);
+		free(lines);
+		free(addrs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++) {
+		fn->insns[i].addr = addrs[i];
+		fn->insns[i].text = lines[i];
+		fn->insns[i].source = -1;
+	}
+	fn->nr_insns = nr;
+	free(lines);
+	free(addrs);
+	return 0;
+}
+
+/* The instruction of @fn at @addr (objdump's), or NULL. */
+static struct flamegraph_function_insn *flamegraph_function__insn(struct flamegraph_function *fn,
+								  u64 addr)
+{
+	size_t lo = 0, hi = fn->nr_insns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fn->insns[mid].addr == addr)
+			return &fn->insns[mid];
+		if (fn->insns[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * The call that returns to @ret (objdump's address): the instruction
+ * that ends there.  NULL where none does: the decoding from the start
+ * went out of step, or the address is not a return address.
+ */
+static struct flamegraph_function_insn *flamegraph_function__call(struct flamegraph_function *fn,
+								  u64 ret)
+{
+	u64 end = fn->start + (fn->ms.sym->end - fn->ms.sym->start);
+	struct flamegraph_function_insn *next;
+
+	if (!fn->nr_insns || ret <= fn->insns[0].addr || ret > end)
+		return NULL;
+	if (ret == end)
+		return &fn->insns[fn->nr_insns - 1];
+	next = flamegraph_function__insn(fn, ret);
+	return next ? next - 1 : NULL;
+}
+
+/* Each instruction's samples in all contexts: the leaves at it. */
+static void flamegraph_annotate__self(struct flamegraph_annotate *fa)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(fa->fg->leaves, cur, bkt) {
+		const struct flamegraph_node *leaf = cur->pvalue;
+		const struct flamegraph_insn *insn = leaf->insn;
+		struct flamegraph_function_insn *at;
+		long i;
+
+		if (!insn->ms.sym || !insn->ms.map)
+			continue;
+		i = flamegraph_annotate__find(fa, map__dso(insn->ms.map), insn->ms.sym->start);
+		at = i ? flamegraph_function__insn(&fa->fg->functions[i - 1],
+						   insn->objdump_addr) : NULL;
+		if (at) {
+			at->self += leaf->self;
+			at->samples += leaf->samples;
+		}
+	}
+}
+
+/* A frame's call sites in address order, for the writers: it has few. */
+static void flamegraph_node__sort_callsites(struct flamegraph_node *node)
+{
+	struct flamegraph_callsite *cs = node->callsites, *next, **pos;
+
+	node->callsites = NULL;
+	for (; cs; cs = next) {
+		next = cs->next;
+		for (pos = &node->callsites; *pos && (*pos)->addr < cs->addr; pos = &(*pos)->next)
+			;
+		cs->next = *pos;
+		*pos = cs;
+	}
+}
+
+/* Name the function of each frame, and sum its call sites over all contexts. */
+static void flamegraph_annotate__frames(struct flamegraph_annotate *fa,
+					struct flamegraph_node *node)
+{
+	struct flamegraph_node *child;
+	struct rb_node *nd;
+
+	if (node->kind == FLAMEGRAPH_FUNC && !node->inlined)
+		node->function = flamegraph_annotate__find(fa, node->dso, node->addr);
+	if (node->function) {
+		struct flamegraph_function *fn = &fa->fg->functions[node->function - 1];
+		struct flamegraph_callsite *cs;
+
+		flamegraph_node__sort_callsites(node);
+		for (cs = node->callsites; cs; cs = cs->next) {
+			struct flamegraph_function_insn *call;
+
+			call = flamegraph_function__call(fn, fn->start + cs->addr - node->addr);
+			if (call) {
+				call->calls += cs->weight;
+				call->call_samples += cs->samples;
+			}
+		}
+	}
+	for (nd = rb_first(&node->children); nd; nd = rb_next(nd)) {
+		child = rb_entry(nd, struct flamegraph_node, rb_node);
+		flamegraph_annotate__frames(fa, child);
+	}
+}
+
+int flamegraph__add_functions(struct flamegraph *fg, struct perf_env *env, unsigned int max)
+{
+	struct flamegraph_annotate fa = { .fg = fg, };
+	u64 total = 0;
+	size_t i, nr;
+	int err;
+
+	if (!max || fg->functions)
+		return 0;
+	fa.index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	if (IS_ERR(fa.index))
+		return -ENOMEM;
+	err = flamegraph_annotate__candidates(&fa, &fg->root, &total);
+	if (err || !fa.nr_candidates)
+		goto out;
+	flamegraph_annotate__candidates_self(&fa);
+	qsort(fa.candidates, fa.nr_candidates, sizeof(*fa.candidates),
+	      flamegraph_candidate__cmp);
+	nr = min_t(size_t, max, fa.nr_candidates);
+	fg->functions = calloc(nr, sizeof(*fg->functions));
+	if (!fg->functions) {
+		err = -ENOMEM;
+		goto out;
+	}
+	hashmap__clear(fa.index);
+	for (i = 0; i < nr && !err; i++) {
+		const struct flamegraph_node *node = fa.candidates[i].node;
+		struct flamegraph_function *fn = &fg->functions[i];
+
+		fn->ms.thread = thread__get(node->ms.thread);
+		fn->ms.map = map__get(node->ms.map);
+		fn->ms.sym = node->ms.sym;
+		fn->start = node->objdump_addr;
+		fn->self = fa.candidates[i].self;
+		fn->samples = fa.candidates[i].samples;
+		fg->nr_functions++;
+		err = flamegraph_function__decode(fn, env);
+		if (!err && hashmap__append(fa.index,
+					    flamegraph_annotate__hash(map__dso(fn->ms.map),
+								      fn->ms.sym->start),
+					    i + 1))
+			err = -ENOMEM;
+	}
+	if (err)
+		goto out;
+	flamegraph_annotate__self(&fa);
+	flamegraph_annotate__frames(&fa, &fg->root);
+out:
+	hashmap__free(fa.index);
+	free(fa.candidates);
+	return err;
+}
