@@ -54,27 +54,15 @@ test_page() {
 	echo "The page carries the JSON's functions and sources"
 	perf flamegraph -q -i "${workdir}/p.data" --asm -o "${workdir}/fg.json"
 	perf flamegraph -q -i "${workdir}/p.data" --asm -o "${workdir}/fg.html"
-	python3 - "${workdir}/fg.json" "${workdir}/fg.html" <<'EOF'
+	python3 - "${shelldir}/lib" "${workdir}/fg.json" "${workdir}/fg.html" <<'EOF'
 import json, re, sys
-tree = json.load(open(sys.argv[1]))
-page = open(sys.argv[2]).read()
+sys.path.insert(0, sys.argv[1])
+from flamegraph_check import page_functions
+tree = json.load(open(sys.argv[2]))
+page = open(sys.argv[3]).read()
 data = json.loads(re.search(r'id="fg-data">(.*?)</script>', page, re.S).group(1))
-if data["sources"] != tree["sources"]:
-    sys.exit("the page's sources differ from the JSON's")
-if len(data["functions"]) != len(tree["functions"]):
-    sys.exit("the page has another number of functions than the JSON")
-for p, j in zip(data["functions"], tree["functions"]):
-    if {k: v for k, v in p.items() if k not in "iw"} != {k: v for k, v in j.items() if k != "i"}:
-        sys.exit(f"{j['n']}: the page says {p}")
-    # [offset, text, source, line, (file:line)] and the numbers apart.
-    rows = [[hex(int(p["a"], 16) + e[0]), e[1],
-             e[4] if len(e) > 4 else
-             (f"{data['sources'][e[2]]['f'].rsplit('/', 1)[-1]}:{e[3]}" if e[2] >= 0 else None),
-             e[2], e[3], 0, 0, 0, 0] for e in p["i"]]
-    for w in p["w"]:
-        rows[w[0]][5:] = w[1:]
-    if rows != j["i"]:
-        sys.exit(f"{j['n']}: the page's instructions differ from the JSON's")
+if data["sources"] != tree["sources"] or page_functions(data) != tree["functions"]:
+    sys.exit("the page's functions or sources differ from the JSON's")
 print(f"page: {len(data['functions'])} functions, {len(data['sources'])} sources, as the JSON's")
 EOF
 }

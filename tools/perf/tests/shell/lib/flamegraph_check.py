@@ -544,7 +544,7 @@ def main():
         if not data:
             fail("HTML embeds no data")
         page = json.loads(data.group(1))
-        if expand(page["root"], page["strings"], page["info"]) != tree:
+        if expand(page["root"], page["strings"], page["info"], page) != tree:
             fail("HTML does not embed the JSON tree")
         print(f"HTML is self-contained and embeds the same tree "
               f"({len(page['strings'])} distinct strings)")
@@ -558,7 +558,7 @@ def check_srclines(args, page):
     strings, got = page["strings"], {}
 
     def walk_compact(node):
-        label, flags, dso, _self, addr, srcline, kids, _samples = node
+        label, flags, dso, _self, addr, srcline, kids, _samples = node[:8]
         if flags & 7 == KINDS.index("insn") and srcline >= 0 and \
            dso >= 0 and strings[dso] == args.dso:
             got[addr] = strings[srcline]
@@ -581,11 +581,31 @@ def check_srclines(args, page):
 KINDS = ["root", "comm", "func", "unknown", "insn", "truncated"]
 
 
-def expand(node, strings, info=None):
+def page_functions(page):
+    """The page's "functions" as the JSON writes them: each instruction
+    [address, text, file:line, source, line, self, samples, calls,
+    call samples]; see tools/perf/util/flamegraph-viewer.js."""
+    out = []
+    for fn in page.get("functions", []):
+        rows = []
+        for e in fn["i"]:
+            src = page["sources"][e[2]] if e[2] >= 0 else None
+            srcline = e[4] if len(e) > 4 else \
+                f"{src['f'].rsplit('/', 1)[-1]}:{e[3]}" if src else None
+            rows.append([hex(int(fn["a"], 16) + e[0]), e[1], srcline, e[2], e[3],
+                         0, 0, 0, 0])
+        for w in fn["w"]:
+            rows[w[0]][5:] = w[1:]
+        out.append({k: v for k, v in fn.items() if k not in ("i", "w")} | {"i": rows})
+    return out
+
+
+def expand(node, strings, info=None, page=None):
     """The HTML's compact node as the JSON writer writes it: see
     tools/perf/util/flamegraph-viewer.js for the layout; the root's
-    weight, event, unit and report_total are in the page's info."""
-    label, flags, dso, self_, addr, _srcline, kids, samples = node
+    weight, event, unit and report_total are in the page's info, its
+    functions and sources in @page."""
+    label, flags, dso, self_, addr, _srcline, kids, samples = node[:8]
     out = {"n": strings[label], "l": "kernel" if flags & 8 else "",
            "v": self_, "s": samples}
     if info:
@@ -598,12 +618,19 @@ def expand(node, strings, info=None):
             out["unit"] = info["unit"]
         if "report_total" in info:
             out["report_total"] = info["report_total"]
+    if info and page and page.get("functions"):
+        out["functions"] = page_functions(page)
+        out["sources"] = page["sources"]
     out["k"] = KINDS[flags & 7]
     if dso >= 0:
         out["d"] = strings[dso]
     if addr:
         out["a"] = addr
-    out["c"] = [expand(k, strings) for k in kids]
+    if len(node) == 10:
+        start = int(page["functions"][node[8]]["a"], 16)
+        out["F"] = node[8]
+        out["x"] = [[hex(start + x[0]), x[1], x[2]] for x in node[9]]
+    out["c"] = [expand(k, strings, page=page) for k in kids]
     return out
 
 if __name__ == "__main__":

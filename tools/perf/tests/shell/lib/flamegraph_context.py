@@ -134,7 +134,10 @@ def check_context(args, tree, fns, ranges, samples):
     """This context: the leaves and call sites of each frame of the
     program's functions, counted from perf script."""
     starts = {name: start for start, (end, name) in ranges.items()}
-    frames = frames_of(tree, os.path.basename(args.binary))
+    # The program's own functions: crtstuff's (__do_global_dtors_aux, a
+    # sample at exit may hit it) have no size for nm to give.
+    frames = [(p, n) for p, n in frames_of(tree, os.path.basename(args.binary))
+              if fns[n["F"]]["n"] in starts]
     if not frames:
         fail("no frame of the program has a function")
     by_caller, two_sites = {}, None
