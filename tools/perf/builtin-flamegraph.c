@@ -335,11 +335,15 @@ static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
 	}
 }
 
-/* Whether the graphs carry the whole code of their hottest functions. */
+/*
+ * Whether the graphs carry the whole code of their hottest functions:
+ * not for d3-flame-graph's template, which has no use for it.
+ */
 static bool perf_flamegraph__functions(struct perf_flamegraph *pfg)
 {
 	return pfg->asm_leaves && pfg->asm_functions && !pfg->diff_base &&
-	       (pfg->format == FLAMEGRAPH_HTML || pfg->format == FLAMEGRAPH_JSON);
+	       ((pfg->format == FLAMEGRAPH_HTML && !pfg->template_path) ||
+		pfg->format == FLAMEGRAPH_JSON);
 }
 
 /*
@@ -1211,7 +1215,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_BOOLEAN(0, "asm", &pfg.asm_leaves,
 		    "add the sampled instructions as leaves"),
 	OPT_UINTEGER(0, "asm-functions", &pfg.asm_functions,
-		     "with --asm, the whole code of the n hottest functions (100, 0: none)"),
+		     "with --asm, the whole code of the n hottest functions (0: none)"),
 	OPT_STRING('e', "event", &pfg.event_name, "event[,event...]",
 		   "events to show, a graph each (default: the first with samples)"),
 	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",

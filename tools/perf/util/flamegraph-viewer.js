@@ -1596,7 +1596,7 @@
 	const FUNCTIONS = graphs[shown].functions || raw.functions || [];
 	const SOURCES = graphs[shown].sources || raw.sources || [];
 	/* What the pane shows: the frame, its function, this context or all. */
-	const asm = { frame: null, fn: null, all: false, line: '', hot: [], at: -1 };
+	const asm = { frame: null, F: undefined, fn: null, all: false, line: '', hot: [], at: -1 };
 
 	/*
 	 * Each function's instructions as objects, by offset from its start
@@ -1669,15 +1669,38 @@
 	}
 
 	/* A cell of weight v (and share of all) or empty. */
-	function asmCell(tr, v, cls) {
+	/*
+	 * A cell of weight v = [weight, samples] and its share of of, or
+	 * empty for none; the exact numbers and the share of all in its title.
+	 */
+	function asmCell(tr, v, of, what) {
 		const td = tr.insertCell();
 
-		td.className = cls;
+		td.className = 'w';
 		if (v && v[0]) {
-			td.textContent = weight(v[0]);
-			td.title = exact(v[0]) + ', ' + v[1] + ' samples, ' + pct(v[0], root.t) + ' of all';
+			td.textContent = weight(v[0]) + ' ' + pct(v[0], of);
+			td.title = exact(v[0]) + ', ' + v[1] + ' samples: ' + pct(v[0], of) + ' of ' +
+				   what + ', ' + pct(v[0], root.t) + ' of all';
 		}
 		return td;
+	}
+
+	/*
+	 * The weight of all frames of function F, a frame inside another of
+	 * it (recursion) counted once, as the sandwich counts it.
+	 */
+	function functionTotal(F) {
+		let t = 0;
+
+		(function walk(n, inside) {
+			const own = n.F === F && !inside;
+
+			if (own)
+				t += n.t;
+			for (const c of n.c)
+				walk(c, inside || n.F === F);
+		})(root, false);
+		return t;
 	}
 
 	function asmSourceRow(body, f, r, px) {
@@ -1763,13 +1786,17 @@
 			notes.push('no code: ' + f.why);
 		const { self, calls } = asmNumbers(f, frame);
 		const max = Math.max(0, ...Array.from(self.values(), (v) => v[0]));
+		const total = asm.all ? (f.total === undefined ? (f.total = functionTotal(asm.F)) :
+					 f.total) : frame.t;
 		let prev = null, selfSum = 0;
 
 		for (const v of self.values())
 			selfSum += v[0];
-		notes.push((asm.all ? 'all contexts: ' : 'this context (the selected frame): ') +
-			   'self ' + weight(selfSum) + ' of ' + weight(asm.all ? root.t : frame.t) +
-			   (asm.all ? ' (perf annotate\'s numbers)' : ' in the frame'));
+		notes.push((asm.all ? 'all contexts (perf annotate\'s numbers): ' :
+			    'this context (the selected frame): ') +
+			   'self ' + weight(selfSum) + ' of ' + weight(total) +
+			   '; shares: self of the self, calls of the ' +
+			   (asm.all ? 'function\'s frames' : 'frame'));
 		const whys = new Set();
 		const head = $('asm-code').tHead.rows[0].cells;
 		const textPx = head[3].clientWidth - 8;
@@ -1788,8 +1815,8 @@
 			const s = self.get(j), c = calls.get(j);
 
 			tr.dataset.a = r.a;
-			asmCell(tr, s, 'w');
-			asmCell(tr, c, 'w');
+			asmCell(tr, s, selfSum, 'the self');
+			asmCell(tr, c, total, asm.all ? 'the function\'s frames' : 'the frame');
 			tr.insertCell().textContent = r.a;
 			asmText(tr.insertCell(), f, r.text, textPx);
 			if (s && s[0] && max) {
@@ -1845,6 +1872,7 @@
 		const F = orig.F !== undefined ? orig.F : funcIndex.get(n.key);
 
 		asm.frame = n.of ? null : n;
+		asm.F = F;
 		asm.fn = F !== undefined ? asmFunction(F) : null;
 		if (!asm.frame)
 			asm.all = true;

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for the flame-graph tree and its three writers
  * (util/flamegraph.c, util/flamegraph-output.c, util/flamegraph-html.c):
- * arbitrary symbol names, comms and callchains.
+ * arbitrary symbol names, comms and callchains, and the call sites of
+ * their frames.
  *
  * Built by 'make fuzz' in the repository's top directory, not by perf's
  * build.  Frames carry symbols but no map, as for addresses outside any
@@ -246,7 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(name);
 	}
 
-	if (flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD))
+	if (flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD) || flamegraph__track_callsites(&fg))
 		abort();
 	while ((ctl = input__byte(&in)) >= 0) {
 		char *comm = input__string(&in);
@@ -268,6 +269,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!leaf)
 			abort();
 		flamegraph__account(&fg, leaf, 1, 1 + (ctl & 0x20));
+		flamegraph__account_callsites(&fg, NULL, 1, 1 + (ctl & 0x20));
 		free(comm);
 	}
 	if (flamegraph__finish(&fg))

@@ -2019,13 +2019,17 @@ function nodeUnder(parent, label) {
 	throw new Failure(`no ${label} under ${parent} in the data`);
 }
 
-/* A cell shows v (the page's way) and nothing for 0. */
-function cellIs(text, v, what) {
+/* A cell shows v (the page's way) and its share of of, and nothing for 0. */
+function cellIs(text, v, of, what) {
 	if (!v) {
 		assert(text === '', `${what}: ${JSON.stringify(text)} for 0`);
 		return;
 	}
-	shownWeight(text, v, what);
+	const m = /^(.*) ([0-9.]+)%$/.exec(text);
+
+	assert(m && m[2] === (100 * v / of).toFixed(2), `${what}: ${JSON.stringify(text)}, ` +
+	       `wanted ${(100 * v / of).toFixed(2)}% of ${of}`);
+	shownWeight(m[1], v, what);
 }
 
 /*
@@ -2062,7 +2066,7 @@ async function contextChecks() {
 		let nr = 0;
 
 		for (const [r, x] of calls) {
-			cellIs(r.calls, x ? x[1] : 0, `calls of ${r.a}`);
+			cellIs(r.calls, x ? x[1] : 0, node.total, `calls of ${r.a}`);
 			nr += !!x;
 		}
 		assert(nr === 2, `${nr} call sites shown, two_sites() has 2`);
@@ -2083,14 +2087,20 @@ async function contextChecks() {
 		let rows = await asmRows();
 
 		assert(st.fn === 'work' && st.frame === 'work', `the pane shows ${JSON.stringify(st)}`);
-		rows.forEach((r, j) => cellIs(r.self, leaves.get(f[j].a) || 0, `self of ${r.a}`));
+		const self = [...leaves.values()].reduce((a, b) => a + b, 0);
+
+		rows.forEach((r, j) => cellIs(r.self, leaves.get(f[j].a) || 0, self, `self of ${r.a}`));
 		const other = nodeUnder('two_sites', 'work');
 
 		assert(other.total !== node.total, 'work() weighs the same under both callers');
 		await page.click('#asm-all');
 		rows = await asmRows();
 		assert((await asmState()).all, 'All contexts not on');
-		rows.forEach((r, j) => cellIs(r.self, f[j].self, `all contexts self of ${r.a}`));
+		const all = f.reduce((a, r) => a + r.self, 0);
+
+		assert(all === fns[byName('work')].v, `work()'s rows sum to ${all}, its "v" is ` +
+		       `${fns[byName('work')].v}`);
+		rows.forEach((r, j) => cellIs(r.self, f[j].self, all, `all contexts self of ${r.a}`));
 	});
 	await check('a jump is a link to its target; n steps to the hottest line', async () => {
 		await open();
