@@ -40,19 +40,28 @@ struct srcline_dwarfs {
 
 #ifdef HAVE_LIBDW_SUPPORT
 /*
- * The file and line of @addr, an address of the file, as the line table
- * has them (libdw joins a relative path to the compilation directory);
- * NULL where it has none.
+ * The file and line of @addr, an address of the file: the line table's
+ * path, joined to the compilation directory where it is relative (as
+ * perf's srcline code joins it), for the caller to free(); NULL where
+ * the table has no line.
  */
-static const char *srcline_dwarf__file(struct srcline_dwarf *sd, u64 addr, int *nr)
+static char *srcline_dwarf__file(struct srcline_dwarf *sd, u64 addr, int *nr)
 {
 	Dwfl_Line *line = dwfl_module_getsrc(sd->dbg->mod, addr + sd->dbg->bias);
-	const char *file = NULL;
+	const char *file = NULL, *dir;
+	char *path;
 
 	*nr = 0;
 	if (line)
 		file = dwfl_lineinfo(line, NULL, nr, NULL, NULL, NULL);
-	return file && *nr > 0 ? file : NULL;
+	if (!file || *nr <= 0)
+		return NULL;
+	dir = file[0] != '/' ? dwfl_line_comp_dir(line) : NULL;
+	if (!dir)
+		return strdup(file);
+	if (asprintf(&path, "%s/%s", dir, file) < 0)
+		return NULL;
+	return path;
 }
 
 /*
@@ -79,8 +88,8 @@ static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
 	return srcline;
 }
 #else
-static const char *srcline_dwarf__file(struct srcline_dwarf *sd __maybe_unused,
-				       u64 addr __maybe_unused, int *nr)
+static char *srcline_dwarf__file(struct srcline_dwarf *sd __maybe_unused,
+				 u64 addr __maybe_unused, int *nr)
 {
 	*nr = 0;
 	return NULL;
@@ -235,8 +244,9 @@ static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegrap
 	built = !stat(dso__long_name(dso), &st);
 	for (i = 0; i < fn->nr_insns; i++) {
 		struct flamegraph_function_insn *insn = &fn->insns[i];
-		const char *file, *base;
+		const char *base;
 		int line, source;
+		char *file;
 
 		if (!sd || !sd->dbg) {
 			struct flamegraph_insn probe = {
@@ -251,13 +261,15 @@ static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegrap
 		if (!file)
 			continue;
 		source = flamegraph__source(fg, file, fs);
+		base = strrchr(file, '/');
+		if (source >= 0 &&
+		    asprintf(&insn->srcline, "%s:%d", base ? base + 1 : file, line) < 0) {
+			insn->srcline = NULL;
+			source = -ENOMEM;
+		}
+		free(file);
 		if (source < 0)
 			return source;
-		base = strrchr(file, '/');
-		if (asprintf(&insn->srcline, "%s:%d", base ? base + 1 : file, line) < 0) {
-			insn->srcline = NULL;
-			return -ENOMEM;
-		}
 		insn->source = source;
 		insn->line = line;
 		if (built && st.st_mtime > fs->built[source])

@@ -37,7 +37,8 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max);
  *
  * Sets each of their instructions' @srcline, as flamegraph__add_srclines()
  * does, and where libdw gives the line, its @source and @line: the file
- * as the line table names it, an entry of @fg's @sources.  Each file's
+ * as the line table names it (joined to the compilation directory where
+ * it is relative), an entry of @fg's @sources.  Each file's
  * lines from the first to the last its instructions name are read when
  * this is called, as perf script -F srccode reads them (util/srccode.c),
  * so that the page shows them without the file; not those of a file

@@ -132,7 +132,8 @@ struct flamegraph_function {
 
 /**
  * struct flamegraph_source - lines of a source file, as read when written
- * @path: the file, as the debug info names it (owned)
+ * @path: the file, as the debug info names it, joined to the compilation
+ *        directory where that is relative (owned)
  * @first: the number of the first line of @lines
  * @lines: the lines @first on, without their newline (owned, each too)
  * @nr_lines: entries in @lines; 0 where the file can't be read or changed
