@@ -1670,8 +1670,9 @@
 
 	/* A cell of weight v (and share of all) or empty. */
 	/*
-	 * A cell of weight v = [weight, samples] and its share of of, or
-	 * empty for none; the exact numbers and the share of all in its title.
+	 * A cell of weight v = [weight, samples] and its share of the
+	 * weight of, or empty for none; the exact numbers and the share of
+	 * all in its title.
 	 */
 	function asmCell(tr, v, of, what) {
 		const td = tr.insertCell();
