@@ -225,14 +225,7 @@ static void flamegraph__put_page_functions(const struct flamegraph *fg, FILE *fp
 			fputs(first ? "[" : ",[", fp);
 			first = false;
 			flamegraph__put_u64(fp, j);
-			fputc(',', fp);
-			flamegraph__put_u64(fp, insn->self);
-			fputc(',', fp);
-			flamegraph__put_u64(fp, insn->samples);
-			fputc(',', fp);
-			flamegraph__put_u64(fp, insn->calls);
-			fputc(',', fp);
-			flamegraph__put_u64(fp, insn->call_samples);
+			flamegraph_function_insn__put_weights(insn, fp);
 			fputc(']', fp);
 		}
 		fputs("]}", fp);

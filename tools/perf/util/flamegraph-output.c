@@ -284,6 +284,19 @@ void flamegraph_node__put_callsites(const struct flamegraph_node *node, FILE *fp
 	fputc(']', fp);
 }
 
+void flamegraph_function_insn__put_weights(const struct flamegraph_function_insn *insn,
+					   FILE *fp)
+{
+	fputc(',', fp);
+	flamegraph__put_u64(fp, insn->self);
+	fputc(',', fp);
+	flamegraph__put_u64(fp, insn->samples);
+	fputc(',', fp);
+	flamegraph__put_u64(fp, insn->calls);
+	fputc(',', fp);
+	flamegraph__put_u64(fp, insn->call_samples);
+}
+
 static void json__put_string_or_null(FILE *fp, const char *str, bool html_safe)
 {
 	if (str)
@@ -341,14 +354,7 @@ static void flamegraph_function__write_json(const struct flamegraph_function *fn
 		flamegraph__put_long(fp, insn->source);
 		fputc(',', fp);
 		flamegraph__put_u64(fp, insn->line);
-		fputc(',', fp);
-		flamegraph__put_u64(fp, insn->self);
-		fputc(',', fp);
-		flamegraph__put_u64(fp, insn->samples);
-		fputc(',', fp);
-		flamegraph__put_u64(fp, insn->calls);
-		fputc(',', fp);
-		flamegraph__put_u64(fp, insn->call_samples);
+		flamegraph_function_insn__put_weights(insn, fp);
 		fputc(']', fp);
 	}
 	fputs("]}", fp);

@@ -9,6 +9,7 @@
 
 struct flamegraph;
 struct flamegraph_function;
+struct flamegraph_function_insn;
 struct flamegraph_node;
 
 /**
@@ -134,6 +135,17 @@ int flamegraph__write_json(struct flamegraph *fg, const struct flamegraph_labels
  */
 void flamegraph_function__put_json_keys(const struct flamegraph_function *fn, FILE *fp,
 					bool html_safe);
+
+/**
+ * flamegraph_function_insn__put_weights - write an instruction's numbers
+ * @insn: an instruction of a function of a graph's @functions
+ * @fp: output stream
+ *
+ * ",self,samples,calls,call_samples", as flamegraph__put_functions()'s
+ * instructions end.
+ */
+void flamegraph_function_insn__put_weights(const struct flamegraph_function_insn *insn,
+					   FILE *fp);
 
 /**
  * flamegraph__put_sources - write a graph's source files
