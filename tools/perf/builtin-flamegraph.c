@@ -337,13 +337,12 @@ static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
 
 /*
  * Whether the graphs carry the whole code of their hottest functions:
- * not for d3-flame-graph's template, which has no use for it.
+ * the JSON and the page (d3-flame-graph's template has the JSON's tree).
  */
 static bool perf_flamegraph__functions(struct perf_flamegraph *pfg)
 {
 	return pfg->asm_leaves && pfg->asm_functions && !pfg->diff_base &&
-	       ((pfg->format == FLAMEGRAPH_HTML && !pfg->template_path) ||
-		pfg->format == FLAMEGRAPH_JSON);
+	       (pfg->format == FLAMEGRAPH_HTML || pfg->format == FLAMEGRAPH_JSON);
 }
 
 /*
