@@ -17,9 +17,11 @@
 # is fetched from its own apt source (scripts/fetch-base.sh), whose lz4
 # Packages index apt's own apt-helper reads: no lz4 package needed.
 # clang: perf's BPF skeletons (perf record --uid, off-CPU profiling).
+# libdebuginfod-dev: perf's debuginfod client (perf record, perf
+# buildid-cache and perf probe --debuginfod).
 
 PKGS="build-essential flex bison pkg-config xz-utils patch git
-libelf-dev libdw-dev libtraceevent-dev libtracefs-dev libcapstone-dev
+libelf-dev libdw-dev libdebuginfod-dev libtraceevent-dev libtracefs-dev libcapstone-dev
 llvm-14-dev clang
 zlib1g-dev libzstd-dev liblzma-dev binutils binutils-dev libiberty-dev
 python3 python3-dev python3-setuptools libslang2-dev libunwind-dev
