@@ -26,11 +26,12 @@ struct flamegraph_candidate {
 	u64				self;
 	u64				samples;
 	u64				total;	/* of its frames, for ties */
+	u32				function; /* its index in fg->functions + 1, or 0 */
 };
 
 struct flamegraph_annotate {
 	struct flamegraph		*fg;
-	/* Index + 1 in @candidates, then in fg->functions, by DSO and start. */
+	/* Index + 1 in @candidates, by DSO and start. */
 	struct hashmap			*index;
 	struct flamegraph_candidate	*candidates;
 	size_t				nr_candidates;
@@ -49,15 +50,22 @@ static long flamegraph_annotate__find(struct flamegraph_annotate *fa,
 	struct hashmap_entry *cur;
 
 	hashmap__for_each_key_entry(fa->index, cur, flamegraph_annotate__hash(dso, start)) {
-		const struct map_symbol *ms = fa->fg->functions ?
-					      &fa->fg->functions[cur->value - 1].ms :
-					      &fa->candidates[cur->value - 1].node->ms;
+		const struct map_symbol *ms = &fa->candidates[cur->value - 1].node->ms;
 
 		if (ms->sym->start == start &&
 		    flamegraph__dso_key(map__dso(ms->map)) == flamegraph__dso_key(dso))
 			return cur->value;
 	}
 	return 0;
+}
+
+/* The index + 1 in fg->functions of the function of @dso at @start, or 0. */
+static u32 flamegraph_annotate__function(struct flamegraph_annotate *fa,
+					 const struct dso *dso, u64 start)
+{
+	long i = flamegraph_annotate__find(fa, dso, start);
+
+	return i ? fa->candidates[i - 1].function : 0;
 }
 
 /*
@@ -123,7 +131,8 @@ static void flamegraph_annotate__candidates_self(struct flamegraph_annotate *fa)
 /* Most self weight first, then most below; then by DSO and address, for stable output. */
 static int flamegraph_candidate__cmp(const void *a, const void *b)
 {
-	const struct flamegraph_candidate *l = a, *r = b;
+	const struct flamegraph_candidate *l = *(const struct flamegraph_candidate **)a;
+	const struct flamegraph_candidate *r = *(const struct flamegraph_candidate **)b;
 	int cmp;
 
 	if (l->self != r->self)
@@ -175,23 +184,20 @@ static int flamegraph_function__decode(struct flamegraph_function *fn, struct pe
 	return 0;
 }
 
+static int flamegraph_function_insn__cmp(const void *key, const void *elt)
+{
+	u64 addr = *(const u64 *)key;
+	const struct flamegraph_function_insn *insn = elt;
+
+	return addr < insn->addr ? -1 : addr > insn->addr;
+}
+
 /* The instruction of @fn at @addr (objdump's), or NULL. */
 static struct flamegraph_function_insn *flamegraph_function__insn(struct flamegraph_function *fn,
 								  u64 addr)
 {
-	size_t lo = 0, hi = fn->nr_insns;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (fn->insns[mid].addr == addr)
-			return &fn->insns[mid];
-		if (fn->insns[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return bsearch(&addr, fn->insns, fn->nr_insns, sizeof(*fn->insns),
+		       flamegraph_function_insn__cmp);
 }
 
 /*
@@ -223,11 +229,11 @@ static void flamegraph_annotate__self(struct flamegraph_annotate *fa)
 		const struct flamegraph_node *leaf = cur->pvalue;
 		const struct flamegraph_insn *insn = leaf->insn;
 		struct flamegraph_function_insn *at;
-		long i;
+		u32 i;
 
 		if (!insn->ms.sym || !insn->ms.map)
 			continue;
-		i = flamegraph_annotate__find(fa, map__dso(insn->ms.map), insn->ms.sym->start);
+		i = flamegraph_annotate__function(fa, map__dso(insn->ms.map), insn->ms.sym->start);
 		at = i ? flamegraph_function__insn(&fa->fg->functions[i - 1],
 						   insn->objdump_addr) : NULL;
 		if (at) {
@@ -260,7 +266,7 @@ static void flamegraph_annotate__frames(struct flamegraph_annotate *fa,
 	struct rb_node *nd;
 
 	if (node->kind == FLAMEGRAPH_FUNC && !node->inlined)
-		node->function = flamegraph_annotate__find(fa, node->dso, node->addr);
+		node->function = flamegraph_annotate__function(fa, node->dso, node->addr);
 	if (node->function) {
 		struct flamegraph_function *fn = &fa->fg->functions[node->function - 1];
 		struct flamegraph_callsite *cs;
@@ -285,6 +291,7 @@ static void flamegraph_annotate__frames(struct flamegraph_annotate *fa,
 int flamegraph__add_functions(struct flamegraph *fg, struct perf_env *env, unsigned int max)
 {
 	struct flamegraph_annotate fa = { .fg = fg, };
+	struct flamegraph_candidate **order = NULL;
 	u64 total = 0;
 	size_t i, nr;
 	int err;
@@ -298,32 +305,34 @@ int flamegraph__add_functions(struct flamegraph *fg, struct perf_env *env, unsig
 	if (err || !fa.nr_candidates)
 		goto out;
 	flamegraph_annotate__candidates_self(&fa);
-	qsort(fa.candidates, fa.nr_candidates, sizeof(*fa.candidates),
-	      flamegraph_candidate__cmp);
+	/* The hottest first; the candidates stay where the index has them. */
+	order = calloc(fa.nr_candidates, sizeof(*order));
+	if (!order) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < fa.nr_candidates; i++)
+		order[i] = &fa.candidates[i];
+	qsort(order, fa.nr_candidates, sizeof(*order), flamegraph_candidate__cmp);
 	nr = min_t(size_t, max, fa.nr_candidates);
 	fg->functions = calloc(nr, sizeof(*fg->functions));
 	if (!fg->functions) {
 		err = -ENOMEM;
 		goto out;
 	}
-	hashmap__clear(fa.index);
 	for (i = 0; i < nr && !err; i++) {
-		const struct flamegraph_node *node = fa.candidates[i].node;
+		const struct flamegraph_node *node = order[i]->node;
 		struct flamegraph_function *fn = &fg->functions[i];
 
+		order[i]->function = i + 1;
 		fn->ms.thread = thread__get(node->ms.thread);
 		fn->ms.map = map__get(node->ms.map);
 		fn->ms.sym = node->ms.sym;
 		fn->start = node->objdump_addr;
-		fn->self = fa.candidates[i].self;
-		fn->samples = fa.candidates[i].samples;
+		fn->self = order[i]->self;
+		fn->samples = order[i]->samples;
 		fg->nr_functions++;
 		err = flamegraph_function__decode(fn, env);
-		if (!err && hashmap__append(fa.index,
-					    flamegraph_annotate__hash(map__dso(fn->ms.map),
-								      fn->ms.sym->start),
-					    i + 1))
-			err = -ENOMEM;
 	}
 	if (err)
 		goto out;
@@ -331,6 +340,7 @@ int flamegraph__add_functions(struct flamegraph *fg, struct perf_env *env, unsig
 	flamegraph_annotate__frames(&fa, &fg->root);
 out:
 	hashmap__free(fa.index);
+	free(order);
 	free(fa.candidates);
 	return err;
 }

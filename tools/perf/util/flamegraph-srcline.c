@@ -30,6 +30,7 @@
 struct srcline_dwarf {
 	const struct dso	*dso;
 	struct debuginfo	*dbg;	/* NULL: no DWARF found */
+	time_t			built;	/* the binary's mtime; 0: unknown */
 };
 
 struct srcline_dwarfs {
@@ -64,29 +65,6 @@ static char *srcline_dwarf__file(struct srcline_dwarf *sd, u64 addr, int *nr)
 	return path;
 }
 
-/*
- * "file:line" of @addr, an address of the file (objdump's, addr2line's),
- * written as perf's srcline code writes it by default: the file's base
- * name.  NULL where the line table has no line for it.
- */
-static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
-{
-	Dwfl_Line *line = dwfl_module_getsrc(sd->dbg->mod, addr + sd->dbg->bias);
-	const char *file = NULL, *base;
-	char *srcline;
-	int nr = 0;
-
-	if (line)
-		file = dwfl_lineinfo(line, NULL, &nr, NULL, NULL, NULL);
-	if (!file || nr <= 0)
-		return NULL;
-	base = strrchr(file, '/');
-	if (base)
-		file = base + 1;
-	if (asprintf(&srcline, "%s:%d", file, nr) < 0)
-		return NULL;
-	return srcline;
-}
 #else
 static char *srcline_dwarf__file(struct srcline_dwarf *sd __maybe_unused,
 				 u64 addr __maybe_unused, int *nr)
@@ -94,13 +72,38 @@ static char *srcline_dwarf__file(struct srcline_dwarf *sd __maybe_unused,
 	*nr = 0;
 	return NULL;
 }
-
-static char *srcline_dwarf__srcline(struct srcline_dwarf *sd __maybe_unused,
-				    u64 addr __maybe_unused)
-{
-	return NULL;
-}
 #endif
+
+/*
+ * "file:line" of @file's @line, as perf's srcline code writes it by
+ * default: the file's base name; NULL without memory.
+ */
+static char *srcline__short(const char *file, int line)
+{
+	const char *base = strrchr(file, '/');
+	char *srcline;
+
+	if (asprintf(&srcline, "%s:%d", base ? base + 1 : file, line) < 0)
+		return NULL;
+	return srcline;
+}
+
+/*
+ * "file:line" of @addr, an address of the file (objdump's, addr2line's);
+ * NULL where the line table has no line for it.
+ */
+static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
+{
+	char *file, *srcline;
+	int nr;
+
+	file = srcline_dwarf__file(sd, addr, &nr);
+	if (!file)
+		return NULL;
+	srcline = srcline__short(file, nr);
+	free(file);
+	return srcline;
+}
 
 /* The DWARF of @dso, opened on first use; NULL without memory. */
 static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
@@ -109,6 +112,7 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 	/* What perf's srcline code gives addr2line (srcline_dso_name()). */
 	const char *name = dso__symsrc_filename(dso) ?: dso__long_name(dso);
 	struct srcline_dwarf *sd;
+	struct stat st;
 	size_t i;
 
 	for (i = 0; i < sds->nr; i++) {
@@ -120,6 +124,7 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 	sd = &sds->dwarfs[sds->nr++];
 	sd->dso = dso;
 	sd->dbg = NULL;
+	sd->built = !stat(dso__long_name(dso), &st) ? st.st_mtime : 0;
 	if (dso__has_srcline(dso) && name[0] != '[' && !is_perf_pid_map_name(name))
 		sd->dbg = debuginfo__new(name);
 	return sd;
@@ -233,18 +238,13 @@ static int flamegraph__source(struct flamegraph *fg, const char *path,
 static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegraph_function *fn,
 					 struct srcline_dwarfs *sds, struct flamegraph_sources *fs)
 {
-	struct dso *dso = map__dso(fn->ms.map);
 	struct srcline_dwarf *sd = NULL;
-	struct stat st;
-	bool built;
 	size_t i;
 
 	if (!srcline_full_filename)
-		sd = srcline_dwarfs__find(sds, dso);
-	built = !stat(dso__long_name(dso), &st);
+		sd = srcline_dwarfs__find(sds, map__dso(fn->ms.map));
 	for (i = 0; i < fn->nr_insns; i++) {
 		struct flamegraph_function_insn *insn = &fn->insns[i];
-		const char *base;
 		int line, source;
 		char *file;
 
@@ -261,19 +261,17 @@ static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegrap
 		if (!file)
 			continue;
 		source = flamegraph__source(fg, file, fs);
-		base = strrchr(file, '/');
-		if (source >= 0 &&
-		    asprintf(&insn->srcline, "%s:%d", base ? base + 1 : file, line) < 0) {
-			insn->srcline = NULL;
-			source = -ENOMEM;
+		if (source >= 0) {
+			insn->srcline = srcline__short(file, line);
+			if (!insn->srcline)
+				source = -ENOMEM;
 		}
 		free(file);
 		if (source < 0)
 			return source;
 		insn->source = source;
 		insn->line = line;
-		if (built && st.st_mtime > fs->built[source])
-			fs->built[source] = st.st_mtime;
+		fs->built[source] = max(fs->built[source], sd->built);
 	}
 	return 0;
 }
