@@ -196,6 +196,8 @@ static int flamegraph_function_insn__cmp(const void *key, const void *elt)
 static struct flamegraph_function_insn *flamegraph_function__insn(struct flamegraph_function *fn,
 								  u64 addr)
 {
+	if (!fn->nr_insns)
+		return NULL;
 	return bsearch(&addr, fn->insns, fn->nr_insns, sizeof(*fn->insns),
 		       flamegraph_function_insn__cmp);
 }
