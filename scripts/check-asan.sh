@@ -85,7 +85,8 @@ if [ -d "$src/tests/shell" ]; then
 		"perf flamegraph --format pprof, read by pprof" \
 		"perf flamegraph: Rust v0 and MiniDebugInfo names" \
 		"perf report --flamegraph and flamegraph.py --asm" \
-		"perf flamegraph --asm: each hot function's whole code, in context") \
+		"perf flamegraph --asm: each hot function's whole code, in context" \
+		"perf flamegraph --debuginfod") \
 		> "$work/shell.log" 2>&1 ||
 	   grep -q FAILED "$work/shell.log"; then
 		echo "shell tests failed with ASan:"

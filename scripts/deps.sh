@@ -18,9 +18,11 @@
 # Packages index apt's own apt-helper reads: no lz4 package needed.
 # clang: perf's BPF skeletons (perf record --uid, off-CPU profiling).
 # libdebuginfod-dev: perf's debuginfod client (perf record, perf
-# buildid-cache and perf probe --debuginfod).
+# buildid-cache, perf probe and perf flamegraph --debuginfod).
+# debuginfod: elfutils' server, which the --debuginfod test serves its
+# program's debug file with on 127.0.0.1.
 
-PKGS="build-essential flex bison pkg-config xz-utils patch git
+PKGS="build-essential flex bison pkg-config xz-utils patch git debuginfod
 libelf-dev libdw-dev libdebuginfod-dev libtraceevent-dev libtracefs-dev libcapstone-dev
 llvm-14-dev clang
 zlib1g-dev libzstd-dev liblzma-dev binutils binutils-dev libiberty-dev

@@ -23,6 +23,7 @@ tests=(
 	"perf flamegraph --format pprof, read by pprof"
 	"perf report --flamegraph and flamegraph.py --asm"
 	"perf flamegraph --asm: each hot function's whole code, in context"
+	"perf flamegraph --debuginfod"
 	"perf flamegraph HTML viewer in Chromium"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"

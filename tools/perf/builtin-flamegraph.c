@@ -7,7 +7,9 @@
 #include "perf.h"
 
 #include "util/annotate.h"
+#include "util/build-id.h"
 #include "util/callchain.h"
+#include "util/config.h"
 #include "util/data.h"
 #include "util/data-convert.h"
 #include "util/debug.h"
@@ -123,6 +125,10 @@ struct perf_flamegraph {
 	unsigned int		asm_functions;
 	/* pprof: the hottest locations' source lines; the cpu as a label. */
 	bool			srcline;
+	/* --debuginfod, or flamegraph.debuginfod; and whether a server failed. */
+	struct perf_debuginfod	debuginfod;
+	char			*config_urls;
+	bool			debuginfod_failed;
 	bool			cpu_label;
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	bool			bad_option;	/* found only once the input was read */
@@ -761,6 +767,92 @@ static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 	return flamegraph_output__close(&pfg->out, err);
 }
 
+/* A DSO with a build-id whose frames no symbol names, and their samples. */
+struct perf_flamegraph_unnamed_dso {
+	const struct dso	*dso;
+	u64			samples;
+};
+
+struct perf_flamegraph_unnamed {
+	struct flamegraph	*fg;	/* whose warnings were said */
+	struct perf_flamegraph_unnamed_dso *dsos;
+	size_t			nr;
+	size_t			alloc;
+};
+
+#ifdef HAVE_DEBUGINFOD_SUPPORT
+static const bool perf_flamegraph__have_debuginfod = true;
+#else
+static const bool perf_flamegraph__have_debuginfod;
+#endif
+
+static void perf_flamegraph__add_unnamed(const struct dso *dso, u64 samples, void *data)
+{
+	struct perf_flamegraph_unnamed *unnamed = data;
+	size_t i;
+
+	if (!dso__has_build_id(dso))
+		return;
+	for (i = 0; i < unnamed->nr && unnamed->dsos[i].dso != dso; i++)
+		;
+	if (i == unnamed->nr) {
+		/* One warning per DSO: one that said why before says this. */
+		if (!flamegraph__warn_once(unnamed->fg, dso, /*kernel=*/false) ||
+		    flamegraph__grow(&unnamed->dsos, &unnamed->alloc, i + 1,
+				     sizeof(*unnamed->dsos)))
+			return;
+		unnamed->dsos[unnamed->nr++] = (struct perf_flamegraph_unnamed_dso){
+			.dso = dso,
+		};
+	}
+	unnamed->dsos[i].samples += samples;
+}
+
+static int perf_flamegraph__cmp_unnamed(const void *a, const void *b)
+{
+	const struct perf_flamegraph_unnamed_dso *l = a, *r = b;
+
+	return l->samples < r->samples ? 1 : l->samples > r->samples ? -1 : 0;
+}
+
+/*
+ * A stripped binary's frames are [unknown]: say that its debug file
+ * would name them, and that debuginfod could fetch it by the recorded
+ * build-id, or that it has none.  After a server failed to answer, that
+ * was said.
+ */
+static void perf_flamegraph__warn_unnamed(struct perf_flamegraph *pfg)
+{
+	struct perf_flamegraph_unnamed unnamed = { .dsos = NULL, };
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (pfg->debuginfod_failed)
+		return;
+	for (i = 0; i < (size_t)pfg->nr_graphs; i++) {
+		unnamed.fg = pfg->graphs[i];
+		flamegraph__unnamed(unnamed.fg, perf_flamegraph__add_unnamed, &unnamed);
+	}
+	if (!unnamed.nr)
+		goto out;
+	qsort(unnamed.dsos, unnamed.nr, sizeof(*unnamed.dsos), perf_flamegraph__cmp_unnamed);
+	for (i = 0; i < unnamed.nr && i < 3; i++)
+		strbuf_addf(&sb, "%s%s (%llu samples)", i ? ", " : "",
+			    dso__long_name(unnamed.dsos[i].dso),
+			    (unsigned long long)unnamed.dsos[i].samples);
+	if (unnamed.nr > 3)
+		strbuf_addf(&sb, " and %zu more DSOs", unnamed.nr - 3);
+	if (pfg->debuginfod.set)
+		pr_warning("Warning: no symbols name the frames of %s, and debuginfod has no debug file for their build-ids\n",
+			   sb.buf ?: "");
+	else if (perf_flamegraph__have_debuginfod)
+		pr_warning("Warning: no symbols name the frames of %s: --debuginfod could fetch their debug files by their build-ids\n",
+			   sb.buf ?: "");
+	strbuf_release(&sb);
+out:
+	free(unnamed.dsos);
+}
+
 static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 {
 	struct perf_flamegraph_event *pfe;
@@ -777,6 +869,7 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 	if (unmapped)
 		pr_warning("Warning: %llu kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
 			   (unsigned long long)unmapped);
+	perf_flamegraph__warn_unnamed(pfg);
 	if (quiet)
 		return;
 	fputs("perf flamegraph: ", stderr);
@@ -1012,6 +1105,46 @@ static bool same_file(const char *a, const char *b)
 }
 
 /*
+ * --debuginfod: before any DSO's symbols load, a pass over the events
+ * marks the DSOs of the samples' IPs and callchains, as perf buildid-list
+ * --with-hits does, and what debuginfod has for them goes into the
+ * build-id cache, where the pass that makes the graph finds it.  A
+ * server that failed was said; the graph is made without.
+ */
+static void perf_flamegraph__fetch_debuginfod(struct perf_flamegraph *pfg,
+					      struct perf_data *data)
+{
+	struct perf_session *session;
+	struct perf_tool tool;
+	int ret;
+
+	if (perf_data__is_pipe(data)) {
+		pr_warning("Warning: --debuginfod: a pipe is read once, and its DSOs' symbols load as it is read: no server was asked\n");
+		return;
+	}
+	perf_tool__init(&tool, /*ordered_events=*/true);
+	tool.sample   = build_id__mark_dso_hit;
+	tool.mmap     = perf_event__process_mmap;
+	tool.mmap2    = perf_event__process_mmap2;
+	tool.fork     = perf_event__process_fork;
+	tool.exit     = perf_event__exit_del_thread;
+	tool.attr     = perf_event__process_attr;
+	tool.build_id = perf_event__process_build_id;
+	session = perf_session__new(data, &tool);
+	if (IS_ERR(session))
+		return;
+	ret = symbol__init(perf_session__env(session));
+	if (!ret)
+		ret = perf_session__process_events(session);
+	if (!ret) {
+		ret = perf_session__fetch_debuginfod(session);
+		pr_debug("debuginfod: %d DSOs added to the build-id cache\n", ret);
+		pfg->debuginfod_failed = ret < 0;
+	}
+	perf_session__delete(session);
+}
+
+/*
  * --format pprof: perf data convert --to-pprof's profile, with the
  * options given (symbol_conf's filters apply as they were set).
  */
@@ -1037,16 +1170,22 @@ static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data 
 	symbol_conf.inline_name = false;
 	symbol_conf.demangle = false;
 	symbol_conf.try_vmlinux_path = true;
+	if (pfg->debuginfod.set)
+		perf_flamegraph__fetch_debuginfod(pfg, data);
 	return bt_convert__perf2pprof(data->path, pfg->output, &opts);
 }
 
 /* A session of @data for @pfg's tool, its symbols set up. */
 static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *data)
 {
+	int err;
+
 	if (!input_is_readable(data->path))
 		return -EISDIR;
 	if (!input_is_whole(data->path))
 		return -EINVAL;
+	if (pfg->debuginfod.set)
+		perf_flamegraph__fetch_debuginfod(pfg, data);
 
 	perf_tool__init(&pfg->tool, /*ordered_events=*/true);
 	pfg->tool.sample	 = process_sample_event;
@@ -1068,8 +1207,7 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 
 	pfg->session = perf_session__new(data, &pfg->tool);
 	if (IS_ERR(pfg->session)) {
-		int err = PTR_ERR(pfg->session);
-
+		err = PTR_ERR(pfg->session);
 		pfg->session = NULL;
 		return err;
 	}
@@ -1182,6 +1320,22 @@ out:
 	return err;
 }
 
+/* flamegraph.debuginfod, as perf record's record.debuginfod. */
+static int perf_flamegraph__config(const char *var, const char *value, void *cb)
+{
+	struct perf_flamegraph *pfg = cb;
+
+	if (strcmp(var, "flamegraph.debuginfod"))
+		return 0;
+	free(pfg->config_urls);
+	pfg->config_urls = strdup(value);
+	if (!pfg->config_urls)
+		return -ENOMEM;
+	pfg->debuginfod.urls = pfg->config_urls;
+	pfg->debuginfod.set = true;
+	return 0;
+}
+
 int cmd_flamegraph(int argc, const char **argv)
 {
 	struct perf_flamegraph pfg = {
@@ -1192,7 +1346,6 @@ int cmd_flamegraph(int argc, const char **argv)
 		.mode  = PERF_DATA_MODE_READ,
 	};
 	const char *disassembler_style = NULL, *objdump_path = NULL, *bad_option;
-	struct perf_debuginfod debuginfod = { .set = false, };
 	unsigned int max_stack = INT_MAX;
 	const char * const flamegraph_usage[] = {
 		"perf flamegraph [<options>]",
@@ -1256,6 +1409,10 @@ int cmd_flamegraph(int argc, const char **argv)
 		    "Demangle symbol names (default: on)"),
 	OPT_BOOLEAN(0, "inline", &symbol_conf.inline_name,
 		    "Show inline function frames"),
+	OPT_STRING_OPTARG_SET(0, "debuginfod", &pfg.debuginfod.urls,
+			      &pfg.debuginfod.set, "debuginfod urls",
+			      "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls",
+			      "system"),
 	OPT_BOOLEAN(0, "srcline", &pfg.srcline,
 		    "pprof: source lines of the hottest locations (default: on)"),
 	OPT_BOOLEAN(0, "cpu-label", &pfg.cpu_label,
@@ -1276,6 +1433,9 @@ int cmd_flamegraph(int argc, const char **argv)
 	pfg.srcline = true;
 	pfg.asm_functions = FLAMEGRAPH_FUNCTIONS_DEFAULT;
 
+	ret = perf_config(perf_flamegraph__config, &pfg);
+	if (ret)
+		goto out;
 	/* "--" kept: 'perf flamegraph -- record' records a program named record. */
 	argc = parse_options(argc, argv, options, flamegraph_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_KEEP_DASHDASH);
@@ -1294,8 +1454,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		       bad_option, bad_option);
 		goto out_usage;
 	}
-	/* As perf record by default: no debuginfod server is asked. */
-	perf_debuginfod_setup(&debuginfod);
+	/* As perf record: no debuginfod server is asked unless told to. */
+	perf_debuginfod_setup(&pfg.debuginfod);
 	if (quiet)
 		perf_quiet_option();
 	else if (verbose <= 0 && isatty(STDERR_FILENO))
@@ -1429,6 +1589,7 @@ out:
 	free(pfg.event_names);
 	flamegraph_output__exit(&pfg.out);
 	free(pfg.template);
+	free(pfg.config_urls);
 	annotation_options__exit();
 	/*
 	 * The exit statuses of the man page: parse_options()'s for a bad

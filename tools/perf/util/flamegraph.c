@@ -775,6 +775,34 @@ u64 flamegraph__kernel_unmapped(const struct flamegraph *fg)
 	return flamegraph_node__kernel_unmapped(&fg->root);
 }
 
+/* Whether a frame above @node is an unnamed one of @dso, which counted it. */
+static bool flamegraph_node__under_unnamed(const struct flamegraph_node *node,
+					   const struct dso *dso)
+{
+	for (node = node->parent; node; node = node->parent)
+		if (node->kind == FLAMEGRAPH_UNKNOWN && node->dso == dso)
+			return true;
+	return false;
+}
+
+static void flamegraph_node__unnamed(const struct flamegraph_node *node,
+				     flamegraph_unnamed_fn fn, void *data)
+{
+	u32 i;
+
+	if (node->kind == FLAMEGRAPH_UNKNOWN && node->dso && !node->kernel &&
+	    !flamegraph_node__under_unnamed(node, node->dso))
+		fn(node->dso, node->total_samples, data);
+	for (i = 0; i < node->nr_children; i++)
+		flamegraph_node__unnamed(node->sorted[i], fn, data);
+}
+
+void flamegraph__unnamed(const struct flamegraph *fg, flamegraph_unnamed_fn fn,
+			 void *data)
+{
+	flamegraph_node__unnamed(&fg->root, fn, data);
+}
+
 const char *flamegraph_node__dso_name(const struct flamegraph_node *node)
 {
 	return node->dso ? dso__short_name(node->dso) : NULL;

@@ -522,6 +522,29 @@ int flamegraph__finish(struct flamegraph *fg);
 u64 flamegraph__kernel_unmapped(const struct flamegraph *fg);
 
 /**
+ * typedef flamegraph_unnamed_fn - a DSO with frames no symbol names
+ * @dso: the DSO
+ * @samples: samples under such frames of it
+ * @data: flamegraph__unnamed()'s
+ */
+typedef void (*flamegraph_unnamed_fn)(const struct dso *dso, u64 samples,
+				      void *data);
+
+/**
+ * flamegraph__unnamed - the user-space frames that no symbol names
+ * @fg: a finished flame graph
+ * @fn: called for each outermost [unknown] frame in a DSO: a frame of one
+ *      under another of the same DSO was counted with it
+ * @data: passed to @fn
+ *
+ * A DSO without a symbol table (a stripped binary) names none of its
+ * frames but those of its exported functions: perf can name them from
+ * its debug file, which debuginfod may have.
+ */
+void flamegraph__unnamed(const struct flamegraph *fg, flamegraph_unnamed_fn fn,
+			 void *data);
+
+/**
  * flamegraph_frame__is_kernel - whether a callchain entry is kernel code
  * @machine: the machine of the sample
  * @map: the entry's map, or NULL when the address is in none

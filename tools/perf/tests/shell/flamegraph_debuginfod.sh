@@ -1,0 +1,203 @@
+#!/bin/bash
+# perf flamegraph --debuginfod (exclusive)
+# SPDX-License-Identifier: GPL-2.0
+#
+# A stripped program whose debug file is on a debuginfod server, Debian's
+# own, started here on 127.0.0.1: with --debuginfod (or the perfconfig
+# key) its frames, inlined frames, source lines and leaves are those the
+# unstripped program gives the same recording, also where the binary is
+# not on this machine; without it, [unknown] frames and one warning; with
+# the server stopped or gone, the same as without and one line that says
+# so.
+
+set -e
+
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_debuginfod.XXXXX)
+
+# shellcheck source=lib/flamegraph.sh
+. "${shelldir}"/lib/flamegraph.sh
+
+require cc python3 objcopy strip debuginfod
+perf version --build-options | grep -q 'debuginfod: \[ on' ||
+	skip "perf is built without debuginfod"
+
+server_pid=
+stop_server() {
+	if [ -n "${server_pid}" ]; then
+		kill -CONT "${server_pid}" 2> /dev/null || true
+		kill "${server_pid}" 2> /dev/null || true
+		# Gone, not still answering: a part runs in a subshell, which
+		# can't wait for it.
+		while kill -0 "${server_pid}" 2> /dev/null; do
+			sleep 0.1
+		done
+		server_pid=
+	fi
+}
+
+# As lib/flamegraph.sh's, the server stopped first.
+cleanup() {
+	stop_server
+	rm -rf "${workdir}"
+	trap - EXIT TERM INT
+}
+
+d=${workdir}
+prog=$d/prog
+# A build-id of its own: no cache of another run has its files.
+build_program "$d/full" "${shelldir}/lib/flamegraph_inline.c" \
+	"-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')"
+bid=$(perf buildid-list -i "$d/full" 2> /dev/null)
+test ${#bid} -eq 40
+mkdir "$d/served"
+objcopy --only-keep-debug "$d/full" "$d/served/prog.debug"
+strip --strip-all -o "${prog}" "$d/full"
+cp "${prog}" "$d/served/prog"
+# The debug file names the program's functions; the program, none.
+test -z "$(nm "${prog}" 2> /dev/null)"
+nm "$d/served/prog.debug" | grep -q " T walk_a$"
+
+# The server: the directory of the debug file and the program, on a free
+# port, its database here, asking no other server (no DEBUGINFOD_URLS).
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+url=http://127.0.0.1:${port}
+env -u DEBUGINFOD_URLS debuginfod -F "$d/served" -p "${port}" -d "$d/debuginfod.sqlite" \
+	-t0 -g0 > "$d/debuginfod.log" 2>&1 &
+server_pid=$!
+# Ready once it serves both files, which it scans one after the other.
+python3 - "${url}/buildid/${bid}" <<'EOF' || { cat "$d/debuginfod.log"; false; }
+import sys, time, urllib.request
+for what in ("debuginfo", "executable"):
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(sys.argv[1] + "/" + what, timeout=2) as r:
+                if r.status == 200:
+                    break
+        except Exception:
+            pass
+        time.sleep(0.1)
+    else:
+        sys.exit(1)
+EOF
+
+perf record -q -e cpu-clock -g -o "$d/s.data" "${prog}" 200 2> /dev/null
+
+# A build-id cache of its own and debuginfod's client cache, per run.
+run=0
+# shellcheck disable=SC2154 # fg_part: run_parts' name of the part
+flamegraph() {
+	run=$((run + 1))
+	PERF_CONFIG=$(perf_config "$d/cache-${fg_part}${run}") \
+		DEBUGINFOD_CACHE_PATH=$d/client-${fg_part}${run} \
+		timeout 120 perf flamegraph -i "$d/s.data" "$@"
+}
+
+# The unstripped program's flame graphs of the same recording: at the
+# program's path, a cache without the stripped copy perf record put in.
+cp "$d/full" "${prog}"
+for f in folded json pb.gz; do
+	flamegraph --asm --inline -o "$d/ref.$f" 2> /dev/null
+done
+strip --strip-all -o "${prog}" "$d/full"
+grep -q ";walk_a;step (inlined);" "$d/ref.folded"
+
+# Instruction text but for what LLVM's disassembler adds to a branch: its
+# target's name from the disassembled binary's own symbol table (perf
+# annotate's text, as the leaves' is), which a stripped binary has none of.
+unnamed_targets() {
+	sed 's/ <[a-z_]*\(+0x[0-9a-f]*\)\?>//g' "$1"
+}
+
+same_as_unstripped() {
+	local out=$1
+
+	cmp <(unnamed_targets "${out}.folded") <(unnamed_targets "$d/ref.folded")
+	cmp <(unnamed_targets "${out}.json") <(unnamed_targets "$d/ref.json")
+	# Its source lines, those of the hottest locations and their
+	# functions, and its inlined functions, are pprof's Lines.
+	cmp "${out}.pb.gz" "$d/ref.pb.gz"
+}
+
+test_without() {
+	echo "Without --debuginfod: [unknown] frames and one warning"
+	local warn
+
+	flamegraph --asm --inline -o "$d/without.folded" 2> "$d/without.err"
+	grep -q "^prog;__libc_start_call_main;\[unknown\] (prog);" "$d/without.folded"
+	refute grep -q "walk_a" "$d/without.folded"
+	warn="^Warning: no symbols name the frames of ${prog} ([0-9]* samples): "
+	warn+="--debuginfod could fetch their debug files by their build-ids$"
+	test "$(grep -c "${warn}" "$d/without.err")" -eq 1
+	refute grep -q "debuginfod: no answer" "$d/without.err"
+}
+
+test_debuginfod() {
+	echo "--debuginfod: names, inlines, source lines and leaves of the unstripped program"
+	local f
+
+	for f in folded json pb.gz; do
+		flamegraph --asm --inline --debuginfod="${url}" -o "$d/with.$f" 2> "$d/with.err"
+		refute grep -q "^Warning: .*\(no symbols name\|debuginfod\)" "$d/with.err"
+	done
+	same_as_unstripped "$d/with"
+	# Each run asked the server, into its own cache.
+	test -s "$d/cache-${fg_part}${run}/.build-id/${bid:0:2}/${bid:2}/debug"
+}
+
+test_config() {
+	echo "flamegraph.debuginfod in perfconfig: the same as --debuginfod"
+	local config
+
+	config=$(perf_config "$d/cache-config")
+	printf '[flamegraph]\n\tdebuginfod = %s\n' "${url}" >> "${config}"
+	PERF_CONFIG=${config} DEBUGINFOD_CACHE_PATH=$d/client-config \
+		perf flamegraph -i "$d/s.data" --asm --inline -o "$d/config.folded" 2> /dev/null
+	cmp <(unnamed_targets "$d/config.folded") <(unnamed_targets "$d/ref.folded")
+}
+
+test_binary_away() {
+	echo "--debuginfod, the binary not on this machine: its code from the server too"
+	local f
+
+	mv "${prog}" "$d/away"
+	for f in folded json pb.gz; do
+		flamegraph --asm --inline --debuginfod="${url}" -o "$d/away.$f" 2> "$d/away.err"
+	done
+	mv "$d/away" "${prog}"
+	refute grep -q "can't be read" "$d/away.err"
+	same_as_unstripped "$d/away"
+}
+
+test_server_stopped() {
+	echo "--debuginfod, the server stopped: no hang, one line, the graph as without"
+	local err="$d/stopped.err" line
+
+	kill -STOP "${server_pid}"
+	DEBUGINFOD_TIMEOUT=2 flamegraph --asm --inline --debuginfod="${url}" \
+		-o "$d/stopped.folded" 2> "${err}"
+	kill -CONT "${server_pid}"
+	cmp "$d/stopped.folded" "$d/without.folded"
+	line="^Warning: debuginfod: no answer from ${url} for ${prog} (build-id ${bid}): "
+	line+=".*; not asking it again$"
+	test "$(grep -c "${line}" "${err}")" -eq 1
+	test "$(grep -c "^Warning: .*debuginfod" "${err}")" -eq 1
+	refute grep -q "no symbols name" "${err}"
+}
+
+test_server_gone() {
+	echo "--debuginfod, no server: one line, the graph as without"
+	local err="$d/gone.err" line
+
+	stop_server
+	flamegraph --asm --inline --debuginfod="${url}" -o "$d/gone.folded" 2> "${err}"
+	cmp "$d/gone.folded" "$d/without.folded"
+	line="^Warning: debuginfod: no answer from ${url} for ${prog} (build-id ${bid}): "
+	line+=".*; not asking it again$"
+	test "$(grep -c "${line}" "${err}")" -eq 1
+	refute grep -q "no symbols name" "${err}"
+}
+
+run_parts test_without test_debuginfod test_config test_binary_away test_server_stopped \
+	test_server_gone
