@@ -17,6 +17,11 @@
 #                      write Documentation/viewer-benchmark.md
 #   make perf-test-parity  all of perf test, ours against stock perf of
 #                      the same base: Documentation/perf-test-parity.md
+#   make LIBBFD=1      the same with binutils' libbfd and libopcodes
+#                      (perf's BUILD_NONDISTRO=1), binutils 2.44 built
+#                      from Debian's source; plain make switches back
+#   make check-libbfd  make LIBBFD=1, then the test of what it adds: a
+#                      BPF program's leaves from perf's BPF disassembler
 #   make asan          build/asan/perf with AddressSanitizer and UBSan, and
 #                      run perf flamegraph under it on the test inputs
 #   make fuzz          fuzz the flame-graph tree and writers with libFuzzer
@@ -47,6 +52,22 @@ JOBS	?= $(shell nproc)
 # build/ is perf's prefix: its perfexecdir, where perf script finds its
 # scripts (perf script report ...), is a link to the assembled tree,
 # which holds them as an installed perf's does.
+# make LIBBFD=1: perf links binutils' libbfd and libopcodes only with
+# BUILD_NONDISTRO=1 (their licence keeps them out of distributable
+# builds), of binutils 2.42 or later, which Debian 12 lacks: bfd, opcodes
+# and libiberty of Debian's binutils-source are built into
+# build/binutils (scripts/build-binutils.sh), perf into build/obj-libbfd,
+# and build/perf points at it until a make without LIBBFD points it
+# back. LDFLAGS is perf's environment, not its command line, which would
+# override the flags perf's Makefile.config adds to it.
+BINUTILS := $(CURDIR)/$(B)/binutils
+PERF_ENV :=
+ifdef LIBBFD
+OBJ	:= $(CURDIR)/$(B)/obj-libbfd
+PERF_EXTRA += BUILD_NONDISTRO=1 EXTRA_CFLAGS=-I$(BINUTILS)/include
+PERF_ENV := LDFLAGS='-L$(BINUTILS)/lib -Wl,-rpath,$(BINUTILS)/lib'
+endif
+
 PERF_MAKEFLAGS := O=$(OBJ) \
 		  NO_RUST=1 LLVM_CONFIG=/usr/bin/llvm-config-14 \
 		  PYTHON=/usr/bin/python3 mandir=$(CURDIR)/$(B)/man \
@@ -57,7 +78,7 @@ SERIES	:= patches/commits $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps browser-deps check bench bench-viewer perf-test-parity patches check-patches asan \
+.PHONY: all deps browser-deps check check-libbfd bench bench-viewer perf-test-parity patches check-patches asan \
 	fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
@@ -74,23 +95,27 @@ $(SRC)/.applied: $(BASE)/.base-version $(SERIES) scripts/assemble.sh
 	@scripts/assemble.sh $(BASE) $(SRC) --reset
 	@touch $@
 
-$(PERF): $(SRC)/.applied FORCE
+$(PERF): $(SRC)/.applied $(if $(LIBBFD),$(BINUTILS)/.version) FORCE
 	@scripts/assemble.sh $(BASE) $(SRC)
 	@# Objects and generated files of another base or other flags
 	@# break the build.
-	@printf '%s\n%s\n' "$$(cat $(BASE)/.base-version)" "$(PERF_MAKEFLAGS)" > $(B)/.build-config
-	@cmp -s $(B)/.build-config $(OBJ)/.build-config || rm -rf $(OBJ)
+	@printf '%s\n%s\n' "$$(cat $(BASE)/.base-version)" "$(PERF_MAKEFLAGS)$(if $(PERF_ENV), $(PERF_ENV))" \
+		> $(OBJ).build-config
+	@cmp -s $(OBJ).build-config $(OBJ)/.build-config || rm -rf $(OBJ)
 	@mkdir -p $(OBJ)
-	@$(MAKE) -s -C $(SRC)/tools/perf -j$(JOBS) $(PERF_MAKEFLAGS)
-	@cp $(B)/.build-config $(OBJ)/.build-config
-	@ln -sf obj/perf $(PERF)
+	@$(PERF_ENV) $(MAKE) -s -C $(SRC)/tools/perf -j$(JOBS) $(PERF_MAKEFLAGS)
+	@mv $(OBJ).build-config $(OBJ)/.build-config
+	@ln -sf $(notdir $(OBJ))/perf $(PERF)
 	@# The python binding and the JVMTI agent beside perf, where perf
 	@# test looks for them.
-	@ln -sfn obj/python $(B)/python
-	@ln -sf obj/libperf-jvmti.so $(B)/libperf-jvmti.so
+	@ln -sfn $(notdir $(OBJ))/python $(B)/python
+	@ln -sf $(notdir $(OBJ))/libperf-jvmti.so $(B)/libperf-jvmti.so
 	@mkdir -p $(B)/libexec
 	@ln -sfn $(CURDIR)/$(SRC)/tools/perf $(B)/libexec/perf-core
 	@echo "  PERF   $(PERF): $$($(PERF) version)"
+
+$(BINUTILS)/.version: scripts/binutils.conf scripts/build-binutils.sh | $(B)/.deps
+	@scripts/build-binutils.sh "$$(scripts/fetch-base.sh --binutils)" $(BINUTILS)
 
 # perf help flamegraph: perf looks in the mandir it was built with.
 # asciidoc must run with the system python, not one earlier in PATH.
@@ -136,6 +161,15 @@ export PPROF := $(CURDIR)/$(PPROF_BIN)
 
 check: $(PERF) $(MAN) browser-deps $(PPROF_BIN)
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
+
+# Not in make check: building binutils and a second perf takes minutes.
+# build/perf is the libbfd one afterwards; make switches it back.
+check-libbfd:
+	@$(MAKE) -s LIBBFD=1
+	@cd $(SRC)/tools/perf && PATH=$(CURDIR)/$(B):$$PATH $(CURDIR)/$(PERF) test \
+		"perf flamegraph --asm: a BPF program's instructions" 2>&1 | \
+		tee $(CURDIR)/$(B)/check-libbfd.log
+	@grep -qE ': (Ok|Skip.*)$$' $(B)/check-libbfd.log
 
 # The mailing-list series (patches/commits says the order and which file
 # goes where):

@@ -18,9 +18,22 @@
 # The choice is remembered in the cache (${BASE_PKG}_$BASE_VERSION.fallback),
 # so that a later run uses the cached .deb without the network too.
 
+#
+# fetch-base.sh --binutils: the same for binutils-source ($BINUTILS_PKG,
+# $BINUTILS_VERSION of $BINUTILS_SUITE), whose bfd, opcodes and
+# libiberty make LIBBFD=1 builds (scripts/build-binutils.sh).
+
 set -e
 . "$(dirname "$0")/base.conf"
 cache=${PERF_FG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-flamegraph}
+apt=$cache/apt
+if [ "$1" = --binutils ]; then
+	. "$(dirname "$0")/binutils.conf"
+	BASE_PKG=$BINUTILS_PKG
+	BASE_VERSION=$BINUTILS_VERSION
+	BASE_SUITE=$BINUTILS_SUITE
+	apt=$cache/apt-binutils
+fi
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 # The cache's name of the .deb of version $1: apt-get download's.
@@ -47,7 +60,6 @@ if [ ! -r "$keyring" ]; then
 	echo "$keyring is missing: apt-get install debian-archive-keyring" >&2
 	exit 1
 fi
-apt=$cache/apt
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
 echo "deb [signed-by=$keyring] $BASE_ARCHIVE $BASE_SUITE main" \
 	> "$apt/sources.list"
@@ -94,7 +106,7 @@ if [ -z "$sha" ]; then
 		fi
 	done
 	if [ -z "$ver" ]; then
-		echo "$BASE_SUITE offers no $BASE_PKG: set BASE_PKG and BASE_VERSION in scripts/base.conf to a linux-source package it offers, or put $BASE_PKG $BASE_VERSION's .deb (snapshot.debian.org has it) at $deb" >&2
+		echo "$BASE_SUITE offers no $BASE_PKG: set its package and version in scripts/base.conf to one it offers, or put $BASE_PKG $BASE_VERSION's .deb (snapshot.debian.org has it) at $deb" >&2
 		exit 1
 	fi
 	echo "$BASE_PKG $BASE_VERSION is no longer offered; using $ver" >&2

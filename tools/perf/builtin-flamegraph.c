@@ -837,9 +837,10 @@ static void perf_flamegraph__warn_unnamed(struct perf_flamegraph *pfg)
 		goto out;
 	qsort(unnamed.dsos, unnamed.nr, sizeof(*unnamed.dsos), perf_flamegraph__cmp_unnamed);
 	for (i = 0; i < unnamed.nr && i < 3; i++)
-		strbuf_addf(&sb, "%s%s (%llu samples)", i ? ", " : "",
+		strbuf_addf(&sb, "%s%s (%llu sample%s)", i ? ", " : "",
 			    dso__long_name(unnamed.dsos[i].dso),
-			    (unsigned long long)unnamed.dsos[i].samples);
+			    (unsigned long long)unnamed.dsos[i].samples,
+			    unnamed.dsos[i].samples == 1 ? "" : "s");
 	if (unnamed.nr > 3)
 		strbuf_addf(&sb, " and %zu more DSOs", unnamed.nr - 3);
 	if (pfg->debuginfod.set)
@@ -1548,6 +1549,12 @@ int cmd_flamegraph(int argc, const char **argv)
 	}
 	if (symbol__validate_sym_arguments())
 		goto out_usage;
+	/* A BPF program's leaves are perf annotate's text of it: its notes. */
+	if (pfg.asm_leaves) {
+		ret = symbol__annotation_init();
+		if (ret)
+			goto out;
+	}
 
 	data.path = input_name ?: "perf.data";
 	if (strcmp(data.path, "-") && strcmp(pfg.output, "-") &&

@@ -491,6 +491,73 @@ static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa, const char *
 }
 
 /* Decode the instructions of one DSO (NULL: outside any map), by address. */
+/*
+ * perf annotate's lines of @ms's symbol, one event's: symbol__annotate()
+ * reads the evsel only to count the events of a group, with
+ * symbol_conf.event_group (on by default), for the columns of their
+ * numbers, which are not read here.
+ */
+static int flamegraph_asm__annotate(struct map_symbol *ms)
+{
+	bool event_group = symbol_conf.event_group;
+	int err;
+
+	symbol_conf.event_group = false;
+	err = symbol__annotate(ms, /*evsel=*/NULL, /*parch=*/NULL);
+	symbol_conf.event_group = event_group;
+	return err;
+}
+
+/*
+ * The instructions of a BPF program, by its DSO's symbol: what perf
+ * annotate shows of it (symbol__annotate()), which is perf's BPF
+ * disassembler's (libopcodes on the JITed image, where perf is built
+ * with libbfd), else LLVM's or capstone's text of the JITed image.
+ * Return: 0, the text of the @insns perf annotate shows set, the others
+ * left to be decoded as any code, as all are when this perf keeps no
+ * annotation per symbol (symbol__annotation_init() was not called); a
+ * negative errno.
+ */
+static int flamegraph_asm__bpf(struct flamegraph_insn **insns, size_t nr)
+{
+	struct annotation *notes = NULL;
+	struct annotation_line *al;
+	struct symbol *sym = NULL;
+	size_t i;
+	int err;
+
+	if (!symbol_conf.init_annotation)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		if (!insns[i]->ms.sym)
+			continue;
+		if (insns[i]->ms.sym != sym) {
+			sym = insns[i]->ms.sym;
+			notes = symbol__annotation(sym);
+			err = flamegraph_asm__annotate(&insns[i]->ms);
+			if (err) {
+				pr_debug("%s: perf annotate can't show it (%d)\n", sym->name, err);
+				notes = NULL;
+			}
+		}
+		if (!notes || !notes->src)
+			continue;
+		list_for_each_entry(al, &notes->src->source, node) {
+			char *line;
+
+			if (al->offset != (s64)(insns[i]->addr - sym->start))
+				continue;
+			line = strdup(al->line);
+			err = line ? flamegraph_insn__set_text(insns[i], line) : -ENOMEM;
+			free(line);
+			if (err)
+				return err;
+			break;
+		}
+	}
+	return 0;
+}
+
 static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 			       struct flamegraph_insn **insns, size_t nr)
 {
@@ -516,6 +583,11 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 		flamegraph_asm__warn(fa, first, "%s", why);
 		return 0;
 	}
+	if (dso__binary_type(dso) == DSO_BINARY_TYPE__BPF_PROG_INFO) {
+		err = flamegraph_asm__bpf(insns, nr);
+		if (err)
+			return err;
+	}
 	/* As perf annotate: the machine's arch, the image LLVM names targets from. */
 	if (map_symbol__get_arch(&first->ms, &fa->args.arch))
 		fa->args.arch = NULL;
@@ -526,6 +598,9 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	for (i = 0; i < nr && !err; i++) {
 		ssize_t len = -1;
 
+		/* A BPF program's, from perf annotate. */
+		if (insns[i]->text)
+			continue;
 		if (fa->in_process)
 			len = dso__data_read_offset(dso, machine, insns[i]->addr,
 						    code, sizeof(code));

@@ -79,10 +79,13 @@ def norm(text):
     return " ".join(text.split())
 
 
-INSN_RE = re.compile(r"^(.*) \[(0x[0-9a-f]+)\]$")
+# The address as perf prints it ("%#" PRIx64): 0 without "0x", as in the
+# code of a BPF program, whose image starts at 0.
+INSN_RE = re.compile(r"^(.*) \[(0x[0-9a-f]+|0)\]$")
 # " 26 :   1234:       shrq    $1, %rdx" with --show-nr-samples, the
-# period in the same column with --show-total-period
-ANNOTATE_RE = re.compile(r"^\s*(\d+)\s+:\s+([0-9a-f]+):\s+(.*?)\s*$")
+# period in the same column with --show-total-period; no space after the
+# address in the lines of a BPF program that libopcodes decodes.
+ANNOTATE_RE = re.compile(r"^\s*(\d+)\s+:\s+([0-9a-f]+):\s*(.*?)\s*$")
 HEADER_RE = re.compile(r"Disassembly of (.+) for ")
 
 
@@ -252,7 +255,7 @@ def check_leaves(tree):
         for leaf in node["c"]:
             if leaf.get("k") != "insn":
                 continue
-            m = INSN_RE.match(leaf["n"]) or re.match(r"^()\[(0x[0-9a-f]+)\]$", leaf["n"])
+            m = INSN_RE.match(leaf["n"]) or re.match(r"^()\[(0x[0-9a-f]+|0)\]$", leaf["n"])
             if not m or m.group(2) != leaf.get("a"):
                 fail(f"leaf {leaf['n']!r} is not labelled with its address {leaf.get('a')}")
             if leaf["a"] in seen:
