@@ -97,7 +97,7 @@ flamegraph() {
 # The unstripped program's flame graphs of the same recording: at the
 # program's path, a cache without the stripped copy perf record put in.
 cp "$d/full" "${prog}"
-for f in folded json pb.gz; do
+for f in folded json html pb.gz; do
 	flamegraph --asm --inline -o "$d/ref.$f" 2> /dev/null
 done
 strip --strip-all -o "${prog}" "$d/full"
@@ -110,6 +110,8 @@ same_as_unstripped() {
 
 	cmp "${out}.folded" "$d/ref.folded"
 	cmp "${out}.json" "$d/ref.json"
+	# The page's source lines of the hottest instructions.
+	cmp "${out}.html" "$d/ref.html"
 	# Its source lines, those of the hottest locations and their
 	# functions, and its inlined functions, are pprof's Lines.
 	cmp "${out}.pb.gz" "$d/ref.pb.gz"
@@ -132,7 +134,7 @@ test_debuginfod() {
 	echo "--debuginfod: names, inlines, source lines and leaves of the unstripped program"
 	local f
 
-	for f in folded json pb.gz; do
+	for f in folded json html pb.gz; do
 		flamegraph --asm --inline --debuginfod="${url}" -o "$d/with.$f" 2> "$d/with.err"
 		refute grep -q "^Warning: .*\(no symbols name\|debuginfod\)" "$d/with.err"
 	done
@@ -158,7 +160,7 @@ test_binary_away() {
 	local f
 
 	mv "${prog}" "$d/away"
-	for f in folded json pb.gz; do
+	for f in folded json html pb.gz; do
 		flamegraph --asm --inline --debuginfod="${url}" -o "$d/away.$f" 2> "$d/away.err"
 	done
 	mv "$d/away" "${prog}"
