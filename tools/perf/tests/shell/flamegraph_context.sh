@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf flamegraph --asm: each hot function's whole code, in context
+# perf flamegraph --asm: each hot function's whole code, in context (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # A program whose work() has a hot loop and two callers, one of which
