@@ -492,23 +492,6 @@ static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa, const char *
 
 /* Decode the instructions of one DSO (NULL: outside any map), by address. */
 /*
- * perf annotate's lines of @ms's symbol, one event's: symbol__annotate()
- * reads the evsel only to count the events of a group, with
- * symbol_conf.event_group (on by default), for the columns of their
- * numbers, which are not read here.
- */
-static int flamegraph_asm__annotate(struct map_symbol *ms)
-{
-	bool event_group = symbol_conf.event_group;
-	int err;
-
-	symbol_conf.event_group = false;
-	err = symbol__annotate(ms, /*evsel=*/NULL, /*parch=*/NULL);
-	symbol_conf.event_group = event_group;
-	return err;
-}
-
-/*
  * The instructions of a BPF program, by its DSO's symbol: what perf
  * annotate shows of it (symbol__annotate()), which is perf's BPF
  * disassembler's (libopcodes on the JITed image, where perf is built
@@ -534,7 +517,7 @@ static int flamegraph_asm__bpf(struct flamegraph_insn **insns, size_t nr)
 		if (insns[i]->ms.sym != sym) {
 			sym = insns[i]->ms.sym;
 			notes = symbol__annotation(sym);
-			err = flamegraph_asm__annotate(&insns[i]->ms);
+			err = symbol__annotate(&insns[i]->ms, /*evsel=*/NULL, /*parch=*/NULL);
 			if (err) {
 				pr_debug("%s: perf annotate can't show it (%d)\n", sym->name, err);
 				notes = NULL;
