@@ -9,6 +9,8 @@
 #                      perf tests; the last line is "N passed, N failed"
 #                      (installs Chromium and playwright-core for the
 #                      browser test of the HTML viewer first)
+#   make check-loaded  make check while one busy loop per CPU holds every
+#                      CPU, as on a machine busy with other work
 #   make patches       the mailing-list series in build/patches
 #   make check-patches apply it patch by patch, build, checkpatch, test
 #   make bench         time perf flamegraph against perf script, report,
@@ -78,7 +80,7 @@ SERIES	:= patches/commits $(wildcard patches/*.patch)
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps browser-deps check check-libbfd bench bench-viewer perf-test-parity patches check-patches asan \
+.PHONY: all deps browser-deps check check-loaded check-libbfd bench bench-viewer perf-test-parity patches check-patches asan \
 	fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
@@ -161,6 +163,11 @@ export PPROF := $(CURDIR)/$(PPROF_BIN)
 
 check: $(PERF) $(MAN) browser-deps $(PPROF_BIN)
 	@scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
+
+# The tests must pass on a busy machine too: the same run, with every CPU
+# held by a busy loop.
+check-loaded: $(PERF) $(MAN) browser-deps $(PPROF_BIN)
+	@scripts/check-loaded.sh scripts/run-tests.sh $(PERF) $(SRC)/tools/perf
 
 # Not in make check: building binutils and a second perf takes minutes.
 # build/perf is the libbfd one afterwards; make switches it back.
