@@ -77,10 +77,11 @@ for t in "${tests[@]}"; do
 done
 mapfile -t nums < <(printf '%s' "$found" | grep . | sort -nu)
 [ "${#nums[@]}" -gt 0 ] || exit 1
-# -v: what a test printed is kept, to show it if it fails; the result
-# lines are " N: name : Ok" (or FAILED!, Skip) as without it.
+# -vv: all that a test printed is kept, to show it if it fails (-v keeps
+# only a snippet of it, which may end before the step that failed); the
+# result lines are " N: name : Ok" (or FAILED!, Skip) as without it.
 result='^ *[0-9.]+: .*: (Ok|FAILED!|Skip.*)$'
-"$perf" test -v "${nums[@]}" 2>&1 |
+"$perf" test -vv "${nums[@]}" 2>&1 |
 	tr '\r' '\n' | tee "$log" | grep -E "$result"
 
 passed=$(grep -E "$result" "$log" | grep -cE ': Ok$')
@@ -95,11 +96,17 @@ if [ "$failed" -ne 0 ]; then
 		awk -v t="$t" '/^--- start ---$/ { buf = "" }
 			{ buf = buf $0 "\n" }
 			$0 ~ "^ *" t ": .* : FAILED!$" { printf "%s", buf; exit }' "$log" |
-			tail -60
+			tail -150
 		# Our shell tests name each part that failed, and its command.
 		echo "---- failed parts ----"
 		grep -E '^test_[a-z0-9_]+( FAILED|: line [0-9]+: .*)$' "$log" || true
 	done
+fi
+# A part of a test that can't run on this machine says why, and the test
+# stays Ok: name each such part.
+if grep -q '\[Skipped\]$' "$log"; then
+	echo "---- parts skipped ----"
+	grep '\[Skipped\]$' "$log" | sort | uniq -c
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
