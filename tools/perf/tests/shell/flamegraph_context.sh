@@ -30,7 +30,7 @@ cp "${shelldir}/lib/flamegraph_context.c" "${src}"
 touch -d '-1 hour' "${src}"
 build_program "${workdir}/ctx" "${src}"
 perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/p.data" \
-	"${workdir}/ctx" 1 2> /dev/null
+	"${workdir}/ctx" 2> /dev/null
 
 ctx_check() {
 	python3 "${shelldir}/lib/flamegraph_context.py" --perf perf \

@@ -76,7 +76,8 @@ def check_code(args, fns, ranges):
         for addr, text in want.items():
             if not fc.same_mnemonic(fc.norm(got[addr]).split()[0], text.split()[0]):
                 fail(f"{fn['n']} {addr:#x}: {got[addr]!r}, objdump {text!r}")
-    work = next((f for f in fns if f["n"] == "work"), None)
+    work = next((f for f in fns if f["n"] == "work" and
+                 f["d"] == os.path.basename(args.binary)), None)
     if not work:
         fail("work() is not in the functions table")
     unsampled = [i for i in work["i"] if i[6] == 0]
@@ -156,13 +157,20 @@ def check_context(args, tree, fns, ranges, samples):
         if got != calls:
             fail(f"{';'.join(path)}: call sites {dict(got)}, perf script {dict(calls)}")
         if path[-1] == "work":
-            by_caller[path[-2]] = sum(leaves.values())
-        if path[-1] == "two_sites":
-            two_sites = (fn, got)
+            by_caller[path[-2]] = by_caller.get(path[-2], 0) + sum(leaves.values())
+        # The heaviest two_sites frame, by its path on a tie: a sample in
+        # its prologue, before it pushed its frame pointer, makes a tiny
+        # second one under main's caller, with no call sites.
+        weight = sum(leaves.values()) + sum(got.values())
+        if path[-1] == "two_sites" and (two_sites is None or
+                                        (weight, path) > two_sites[:2]):
+            two_sites = (weight, path, fn, got)
     # A sample before work() pushed its frame pointer has main as its caller.
     if by_caller.get("two_sites", 0) == by_caller.get("one_site", 0):
         fail(f"work()'s self in its two callers: {by_caller}")
-    fn, got = two_sites
+    if two_sites is None:
+        fail("no frame of two_sites()")
+    _, _, fn, got = two_sites
     calls = [j for j, i in enumerate(fn["i"]) if "call" in i[1] and "<work>" in i[1]]
     if len(calls) != 2:
         fail(f"two_sites() calls work() {len(calls)} times, not 2")
