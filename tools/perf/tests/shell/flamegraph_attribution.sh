@@ -295,7 +295,7 @@ test_inline() {
 
 	mkdir "$d"
 	cc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$d/prog" \
-		"${shelldir}/lib/flamegraph_inline.c"
+		-I"${shelldir}/../../../include" "${shelldir}/lib/flamegraph_inline.c"
 	perf record -q -e cpu-clock -c 100000 -g -o "$d/i.data" "$d/prog" 100 2> /dev/null
 	perf flamegraph -i "$d/i.data" --inline -o "$d/i.json" 2> /dev/null
 	perf flamegraph -i "$d/i.data" --inline --weight samples -o "$d/i.folded" 2> /dev/null

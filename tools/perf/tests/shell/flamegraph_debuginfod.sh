@@ -46,7 +46,8 @@ cleanup() {
 d=${workdir}
 prog=$d/prog
 # A build-id of its own: no cache of another run has its files.
-build_program "$d/full" "${shelldir}/lib/flamegraph_inline.c" \
+build_program "$d/full" -I"${shelldir}/../../../include" \
+	"${shelldir}/lib/flamegraph_inline.c" \
 	"-Wl,--build-id=0x$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')"
 bid=$(perf buildid-list -i "$d/full" 2> /dev/null)
 test ${#bid} -eq 40

@@ -2,17 +2,18 @@
 /*
  * Workload for perf flamegraph --inline: step() inlined into two
  * functions, so its frames sit under two callers, each at its caller's
- * address.
+ * address. Built with -I tools/include, for linux/compiler.h.
  */
 #include <stdlib.h>
+#include <linux/compiler.h>
 
-static inline __attribute__((always_inline))
+static __always_inline
 unsigned long step(unsigned long x, unsigned long i)
 {
 	return x * 1000000007UL + i;
 }
 
-__attribute__((noinline)) unsigned long walk_a(unsigned long n)
+noinline unsigned long walk_a(unsigned long n)
 {
 	unsigned long x = n, i;
 
@@ -21,7 +22,7 @@ __attribute__((noinline)) unsigned long walk_a(unsigned long n)
 	return x;
 }
 
-__attribute__((noinline)) unsigned long walk_b(unsigned long n)
+noinline unsigned long walk_b(unsigned long n)
 {
 	unsigned long x = 3 * n, i;
 
