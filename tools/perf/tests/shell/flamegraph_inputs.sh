@@ -221,18 +221,40 @@ test_stripped_binary() {
 }
 
 test_foreign_profiles() {
-	# Profiles recorded on other machines, their binaries absent: see
-	# shared/profiles/README.md beside the repository.
+	# Recordings of another machine, made here: the header of each names
+	# another kernel, their binary is gone, and some are DWARF, zstd,
+	# two processes, two events or a pipe. Profiles recorded on other
+	# machines too, where there are: shared/profiles/README.md beside the
+	# repository.
 	local dir=${FLAMEGRAPH_PROFILES:-$(cd "$(dirname "$(readlink -f "$0")")/../../../.." &&
 		pwd)/../shared/profiles}
-	local f ev
+	local d="${workdir}/foreign" f ev gone
 
 	echo "Foreign profiles"
+	mkdir "$d"
+	gone="$d/gone"
+	# A build-id of its own and no build-id cache: nothing has its code.
+	build_workload "${gone}" --own-build-id
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$d/dwarf.data" "${gone}" 10 \
+		2> /dev/null
+	perf record -q -N -e cpu-clock -g -o - "${gone}" 10 2> /dev/null > "$d/pipe.data"
+	perf record -q -N -z -e cpu-clock -g -o "$d/zstd-fork.data" \
+		sh -c "'${gone}' 10 & '${gone}' 10; wait" 2> /dev/null ||
+		skip_part "perf record -z: no zstd"
+	perf record -q -N -z --call-graph dwarf -e cpu-clock -e sched:sched_switch \
+		--switch-events -o "$d/multievent.data" "${gone}" 10 2> /dev/null ||
+		skip_part "perf record -e sched:sched_switch: no tracepoints here"
+	rm -f "${gone}"
+	# A pipe's features are events: the files' headers alone are rewritten.
+	for f in "$d"/*.data; do
+		[ "$f" = "$d/pipe.data" ] || python3 "${shelldir}/lib/perf_data_set_release.py" \
+			"$f" 2.6.32-another-kernel
+	done
 	if [ ! -d "${dir}" ]; then
-		skip_part "no profiles in ${dir}"
-		return 0
+		skip_part "no profiles of other machines in ${dir}: the ones made here alone"
+		dir=
 	fi
-	for f in "${dir}"/*.data; do
+	for f in "$d"/*.data ${dir:+"${dir}"/*.data}; do
 		for ev in $(perf script -G -F event -i "$f" 2> /dev/null |
 			    sed 's/^ *//; s/: *$//' | sort -u | head -2); do
 			echo "$(basename "$f"), event ${ev}"
@@ -248,6 +270,11 @@ test_foreign_profiles() {
 			fg_check --data "$f" --json "${workdir}/f.json" --event "${ev}"
 		done
 	done
+	# The binary's frames: [unknown], its leaves addresses, one warning.
+	perf flamegraph -i "$d/dwarf.data" --asm -o "$d/dwarf.folded" 2> "$d/dwarf.err"
+	grep -q "^gone;.*\[unknown\] (gone);\[0x[0-9a-f]*\] [0-9]*$" "$d/dwarf.folded"
+	test "$(grep -c "^Warning: ${gone}: " "$d/dwarf.err")" -eq 1
+	no_names "$d/dwarf.folded"
 }
 
 test_foreign_arch() {
