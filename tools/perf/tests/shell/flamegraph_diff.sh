@@ -24,35 +24,11 @@ test_diff() {
 
 	mkdir "$d"
 	build_workload "$d/prog"
-	# Two runs of the same work, side by side, so that what else the
-	# machine does (a VM's stolen time counts as cpu-clock) weighs on
-	# both alike. Within 3 points of each other, each function; a pair
-	# that isn't is recorded again once: an outlier of that noise.
-	for attempt in 1 2; do
-		perf record -q -e cpu-clock -c 100000 -g -o "$d/old.data" "$d/prog" 1000 \
-			2> /dev/null &
-		perf record -q -e cpu-clock -c 100000 -g -o "$d/new.data" "$d/prog" 1000 \
-			2> /dev/null
-		wait $!
-		perf flamegraph --diff "$d/old.data" -i "$d/new.data" -o "$d/funcs.json" \
-			2> /dev/null
-		python3 - "$d/funcs.json" <<'PY' && break
-import json, sys
-funcs = []
-def walk(n):
-    if n['k'] == 'func' and n['match'] == 'both':
-        funcs.append(n)
-    for c in n['c']:
-        walk(c)
-walk(json.load(open(sys.argv[1])))
-assert len(funcs) >= 5, funcs
-worst = max(funcs, key=lambda n: abs(n['delta']))
-if abs(worst['delta']) > 3:
-    print(f"{worst['n']}: {worst['delta']:.2f} points between two runs")
-    sys.exit(1)
-PY
-		test $attempt -eq 1
-	done
+	# Two recordings of the same work: what is checked is each side's
+	# weights against its own recording, never how close the two are
+	# (a busy machine or a VM's stolen time weighs on either).
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/old.data" "$d/prog" 1000 2> /dev/null
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/new.data" "$d/prog" 1000 2> /dev/null
 	perf flamegraph --asm -i "$d/old.data" -o "$d/old.json" 2> "$d/old.err"
 	perf flamegraph --asm -i "$d/new.data" -o "$d/new.json" 2> "$d/new.err"
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/new.data" -o "$d/diff.json" \
