@@ -2132,11 +2132,22 @@
 			 w: Math.min(f.x + f.w, graph.clientWidth) - x, h: H };
 	}
 
+	/* The widest frame drawn of label, the first of equals: the heaviest in sight. */
+	function widest(label) {
+		let best = null;
+
+		for (const r of frames) {
+			if (r.n.n === label && (!best || r.w > best.w))
+				best = r;
+		}
+		return best;
+	}
+
 	window.perfFlamegraph = {
 		nodes: nrNodes,
 		timings: timings,
 		rect: function (label) {
-			const f = frames.find((r) => r.n.n === label);
+			const f = widest(label);
 
 			return f ? rectOf(f) : null;
 		},
@@ -2160,7 +2171,7 @@
 			return search();
 		},
 		zoom: function (label) {
-			const f = frames.find((r) => r.n.n === label);
+			const f = widest(label);
 
 			return f ? zoomTo(f.n) : -1;
 		},
