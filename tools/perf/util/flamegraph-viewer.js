@@ -1283,7 +1283,12 @@
 	}
 
 	/* Its leaves highlighted; the view zoomed to its heaviest stack. */
-	function selectRow(key) {
+	/*
+	 * Select the instruction key: highlight its leaves and zoom to its
+	 * heaviest stack, or, given a frame within, to its heaviest leaf
+	 * inside that frame (none there: the zoom stays).
+	 */
+	function selectRow(key, within) {
 		const body = $('hot').tBodies[0];
 		let best = null;
 
@@ -1300,7 +1305,7 @@
 					best = n;
 				for (const c of n.c)
 					walk(c);
-			})(top);
+			})(within || top);
 		}
 		if (best) {
 			zoomTo(best.p || best);
@@ -1825,13 +1830,15 @@
 
 				tr.style.background = 'rgb(255,' + v + ',' + v + ')';
 			}
-			tr.title = r.a + (r.sl ? ', ' + r.sl : '') + ': click for its heaviest stack';
+			tr.title = r.a + (r.sl ? ', ' + r.sl : '') + ': click for its heaviest stack' +
+				   (asm.all || !frame ? '' : ' in this frame');
 			tr.addEventListener('click', function () {
 				const key = (asm.frame && asm.frame.key ? asm.frame.key : f.d + '\u0000' + f.n) +
 					    '\u0000' + r.a;
 
+				/* This context: the leaf inside the selected frame. */
 				if (insns.has(key))
-					selectRow(key);
+					selectRow(key, asm.all ? null : asm.frame);
 				asmGoto(r.a);
 			});
 		});

@@ -2153,24 +2153,53 @@ async function contextChecks() {
 	await check('a leaf opens its line; a line zooms to its heaviest stack', async () => {
 		await open();
 		const insns = (n) => n.children.filter((c) => c.kind === 'insn');
-		const leaf = heaviestOf(insns(nodeUnder('two_sites', 'work')));
+		const hot = nodeUnder('two_sites', 'work'), cold = nodeUnder('one_site', 'work');
+		const leaf = heaviestOf(insns(hot));
 
 		await clickFrame('two_sites');
 		await clickFrame(leaf.label);
 		let st = await asmState();
 
 		assert(st.fn === 'work' && st.line === leaf.addr, `the leaf opened ${JSON.stringify(st)}`);
+		/*
+		 * This context, inside one_site's work: a line stays in that
+		 * frame, though the address weighs more under two_sites. The
+		 * heaviest leaf of one_site's work that does.
+		 */
+		const elsewhere = (c) => insns(hot).some((h) => h.addr === c.addr && h.total > c.total);
+		const mine = insns(cold).filter(elsewhere);
+
+		assert(mine.length, `no instruction of one_site's work weighs more under two_sites`);
+		const line = heaviestOf(mine);
+
 		await open();
 		await clickFrame('one_site');
 		await clickFrame('work');
-		await page.click(`#asm-code tr[data-a="${leaf.addr}"]`);
+		await page.click(`#asm-code tr[data-a="${line.addr}"]`);
+		await snap('this-context');
 		st = await asmState();
-		const crumbs = await page.textContent('#crumbs');
+		let crumbs = await page.locator('#crumbs a').evaluateAll((as) => as.map((a) => a.title));
 
-		assert(await focus() === 'work' && crumbs.includes(leaf.parent.parent.label) &&
-		       st.line === leaf.addr, `after a click on ${leaf.addr}: focus ${await focus()}, ` +
-		       `crumbs ${crumbs}, pane ${JSON.stringify(st)}`);
+		assert(await focus() === 'work' && crumbs.at(-2) === 'one_site' && !crumbs.includes('two_sites') &&
+		       st.line === line.addr && st.frame === 'work' && !st.all,
+		       `this context, a click on ${line.addr} in one_site's work: focus ${await focus()}, ` +
+		       `crumbs ${JSON.stringify(crumbs)}, pane ${JSON.stringify(st)}`);
+		/* The frame's numbers still: one_site's work's leaf. */
+		const sel = (await asmRows()).find((r) => r.a === line.addr);
+
+		cellIs(sel.self, line.total, sum(insns(cold)), `self of ${line.addr} in one_site's work`);
+		/* All contexts: the heaviest stack of the address, anywhere. */
+		await page.click('#asm-all');
+		await page.click(`#asm-code tr[data-a="${line.addr}"]`);
+		const best = heaviestOf(insnNodes().filter((n) => n.addr === line.addr &&
+							    n.parent.label === 'work'));
+
+		crumbs = await page.locator('#crumbs a').evaluateAll((as) => as.map((a) => a.title));
+		assert(await focus() === 'work' && crumbs.at(-2) === best.parent.parent.label,
+		       `all contexts, a click on ${line.addr}: focus ${await focus()}, crumbs ` +
+		       `${JSON.stringify(crumbs)}, its heaviest stack is under ${best.parent.parent.label}`);
 	});
+
 }
 
 async function contextLimitChecks() {
