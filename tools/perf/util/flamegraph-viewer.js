@@ -1709,7 +1709,11 @@
 		return t;
 	}
 
-	function asmSourceRow(body, f, r, px) {
+	/*
+	 * A source line above its instructions, whole: it wraps rather than
+	 * being cut, and its title has the file's path and the whole text.
+	 */
+	function asmSourceRow(body, f, r) {
 		const src = SOURCES[r.src];
 		const tr = body.insertRow();
 		const td = tr.insertCell();
@@ -1718,8 +1722,9 @@
 
 		tr.className = 'src';
 		td.colSpan = 4;
-		td.textContent = shorten(line, px, tableWidth);
+		td.textContent = line;
 		td.title = (src ? src.f + ':' + r.line : r.sl) +
+			   (text !== undefined ? ':  ' + text.trim() : '') +
 			   (src && src.why ? ' (not shown: ' + src.why + ')' : '');
 	}
 
@@ -1806,15 +1811,14 @@
 		const whys = new Set();
 		const head = $('asm-code').tHead.rows[0].cells;
 		const textPx = head[3].clientWidth - 8;
-		const linePx = $('asm-code').clientWidth - 8;
 
 		f.rows.forEach((r, j) => {
 			if (r.src >= 0 && (!prev || prev.src !== r.src || prev.line !== r.line)) {
-				asmSourceRow(body, f, r, linePx);
+				asmSourceRow(body, f, r);
 				if (SOURCES[r.src] && SOURCES[r.src].why)
 					whys.add(SOURCES[r.src].f + ': ' + SOURCES[r.src].why);
 			} else if (r.src < 0 && r.sl && (!prev || prev.sl !== r.sl)) {
-				asmSourceRow(body, f, r, linePx);
+				asmSourceRow(body, f, r);
 			}
 			prev = r;
 			const tr = body.insertRow();

@@ -2200,6 +2200,54 @@ async function contextChecks() {
 		       `${JSON.stringify(crumbs)}, its heaviest stack is under ${best.parent.parent.label}`);
 	});
 
+	await check('source lines whole: wrapped, the whole text in the title', async () => {
+		/* A smaller window: the lines whole in the pane, in sight. */
+		await page.setViewportSize({ width: 900, height: 1000 });
+		try {
+			await open();
+			await clickFrame('two_sites');
+			await snap('narrow');
+			const f = fns[byName('two_sites')];
+			const rows = await pf(() => [...document.querySelectorAll('#asm-code tr.src td')]
+				.map((td) => ({ text: td.textContent, title: td.title, sw: td.scrollWidth,
+						cw: td.clientWidth, h: td.getBoundingClientRect().height,
+						right: td.getBoundingClientRect().right })));
+			const body = await page.locator('#asm-body').evaluate((e) => {
+				const r = e.getBoundingClientRect();
+
+				return { right: r.left + e.clientWidth };
+			});
+			const want = new Map();
+
+			for (const e of f.i) {
+				const src = e[2] >= 0 ? data.sources[e[2]] : null;
+				const text = src && src.lines && src.lines[e[3] - src.first];
+
+				if (text !== undefined)
+					want.set(`${src.f.slice(src.f.lastIndexOf('/') + 1)}:${e[3]}:  ${text.trim()}`,
+						 `${src.f}:${e[3]}:  ${text.trim()}`);
+			}
+			const hot = [...want.keys()].find((t) => /sink \+= work\(400000\);/.test(t));
+
+			assert(hot, `no source line of the hot call in the data: ${JSON.stringify([...want.keys()])}`);
+			const row = rows.find((r) => r.text.includes('sink += work(400000);'));
+
+			assert(row && row.text === hot && row.title === want.get(hot),
+			       `the line ${JSON.stringify(hot)} is not whole, its title not ` +
+			       `${JSON.stringify(want.get(hot))}: ${JSON.stringify(rows)}`);
+			for (const r of rows) {
+				assert(!want.size || want.has(r.text) || !r.text.includes(':  '),
+				       `source line ${JSON.stringify(r.text)} is not the data's`);
+				assert(r.sw <= r.cw && r.right <= body.right + 0.5,
+				       `source line cut: ${JSON.stringify(r)}, the pane ends at ${body.right}`);
+				if (want.has(r.text))
+					assert(r.title === want.get(r.text), `the title of ${JSON.stringify(r)}`);
+			}
+		} finally {
+			await page.setViewportSize({ width: 1280, height: 1000 });
+		}
+	});
+
 }
 
 async function contextLimitChecks() {
