@@ -1729,6 +1729,34 @@
 	}
 
 	/*
+	 * The notes above the code: one line each, and the source files that
+	 * could not be shown in one line per reason, their list on demand.
+	 */
+	function asmNotes(notes, whys) {
+		const el = $('asm-note'), by = new Map();
+
+		el.textContent = notes.join('\n');
+		for (const [file, why] of whys) {
+			if (!by.has(why))
+				by.set(why, []);
+			by.get(why).push(file);
+		}
+		for (const [why, files] of by) {
+			if (files.length === 1) {
+				el.appendChild(document.createTextNode('\nsource ' + files[0] + ': ' + why));
+				continue;
+			}
+			const d = document.createElement('details');
+			const sum = document.createElement('summary');
+
+			sum.textContent = files.length + ' source files ' + why;
+			d.appendChild(sum);
+			d.appendChild(document.createTextNode(files.join('\n')));
+			el.appendChild(d);
+		}
+	}
+
+	/*
 	 * The instruction text, cut to px as the hot table cuts it (the
 	 * whole text in the title); a branch target in the function a link.
 	 */
@@ -1808,7 +1836,7 @@
 			   'self ' + weight(selfSum) + ' of ' + weight(total) +
 			   '; shares: self of the self, calls of the ' +
 			   (asm.all ? 'function\'s frames' : 'frame'));
-		const whys = new Set();
+		const whys = new Map();
 		const head = $('asm-code').tHead.rows[0].cells;
 		const textPx = head[3].clientWidth - 8;
 
@@ -1816,7 +1844,7 @@
 			if (r.src >= 0 && (!prev || prev.src !== r.src || prev.line !== r.line)) {
 				asmSourceRow(body, f, r);
 				if (SOURCES[r.src] && SOURCES[r.src].why)
-					whys.add(SOURCES[r.src].f + ': ' + SOURCES[r.src].why);
+					whys.set(SOURCES[r.src].f, SOURCES[r.src].why);
 			} else if (r.src < 0 && r.sl && (!prev || prev.sl !== r.sl)) {
 				asmSourceRow(body, f, r);
 			}
@@ -1846,9 +1874,7 @@
 				asmGoto(r.a);
 			});
 		});
-		for (const w of whys)
-			notes.push('source ' + w);
-		$('asm-note').textContent = notes.join('\n');
+		asmNotes(notes, whys);
 		asm.hot = Array.from(self.entries()).filter((e) => e[1][0] > 0)
 			.sort((x, y) => y[1][0] - x[1][0]).map((e) => f.rows[e[0]].a);
 		asm.at = -1;

@@ -2248,6 +2248,66 @@ async function contextChecks() {
 		}
 	});
 
+	/*
+	 * Source files not on this machine: the page's data with main()'s
+	 * instructions in 26 files of a deleted directory.
+	 */
+	await check('source files not on this machine: one line, the list on demand', async () => {
+		const d = JSON.parse(JSON.stringify(data)), w = d.functions[byName('main')];
+		const files = [];
+
+		for (let i = 0; i < 26; i++) {
+			files.push(`/build/gone/src/part${String(i).padStart(2, '0')}.c`);
+			d.sources.push({ f: files[i], why: 'not on this machine' });
+		}
+		w.i.forEach((e, j) => {
+			e[2] = d.sources.length - 26 + j % 26;
+			e[3] = 10 + j;
+		});
+		assert(w.i.length >= 26, `main() has ${w.i.length} instructions`);
+		const file = path.join(artifacts, 'context-missing.html');
+		const json = JSON.stringify(d).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+
+		writeFileSync(file, html.replace(/(<script type="application\/json" id="fg-data">)[^]*?(<\/script>)/,
+						 (m, a, b) => a + json + b));
+		pages.add(pathToFileURL(file).href);
+		await open(pathToFileURL(file).href);
+		await clickFrame('main');
+		const note = page.locator('#asm-note'), sum = note.locator('details > summary');
+		const lineH = await note.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight) ||
+						  1.2 * parseFloat(getComputedStyle(e).fontSize));
+		const closed = await note.boundingBox();
+
+		assert(await sum.count() === 1 && await sum.textContent() === '26 source files not on this machine',
+		       `the note says ${JSON.stringify(await note.textContent())}`);
+		/* The note's own text and one line: not a line per file. */
+		const [own, det] = await note.evaluate((e) => {
+			const r = document.createRange();
+
+			r.selectNode(e.firstChild);
+			return [r.getBoundingClientRect().height,
+				e.querySelector('details').getBoundingClientRect().height];
+		});
+
+		assert(det <= 1.5 * lineH && closed.height <= own + det + 4,
+		       `the note is ${closed.height} px tall, its text ${own} px, the files ${det} px, ` +
+		       `a line ${lineH} px`);
+		for (const x of files)
+			assert(!await note.evaluate((e, t) => e.innerText.includes(t), x), `${x} shown closed`);
+		await sum.click();
+		await snap('open');
+		const list = await note.evaluate((e) => e.innerText);
+
+		for (const x of files)
+			assert(list.includes(x), `${x} not in the list opened`);
+		assert((await note.boundingBox()).height >= closed.height + 20 * lineH,
+		       'the list opened is not one line per file');
+		/* The title of a source row says why. */
+		const title = await page.locator('#asm-code tr.src td').first().getAttribute('title');
+
+		assert(/^\/build\/gone\/src\/part\d\d\.c:\d+ \(not shown: not on this machine\)$/.test(title),
+		       `a source row's title: ${JSON.stringify(title)}`);
+	});
 }
 
 async function contextLimitChecks() {
