@@ -1283,7 +1283,12 @@
 	}
 
 	/* Its leaves highlighted; the view zoomed to its heaviest stack. */
-	function selectRow(key) {
+	/*
+	 * Select the instruction key: highlight its leaves and zoom to its
+	 * heaviest stack, or, given a frame within, to its heaviest leaf
+	 * inside that frame (none there: the zoom stays).
+	 */
+	function selectRow(key, within) {
 		const body = $('hot').tBodies[0];
 		let best = null;
 
@@ -1300,7 +1305,7 @@
 					best = n;
 				for (const c of n.c)
 					walk(c);
-			})(top);
+			})(within || top);
 		}
 		if (best) {
 			zoomTo(best.p || best);
@@ -1704,7 +1709,11 @@
 		return t;
 	}
 
-	function asmSourceRow(body, f, r, px) {
+	/*
+	 * A source line above its instructions, whole: it wraps rather than
+	 * being cut, and its title has the file's path and the whole text.
+	 */
+	function asmSourceRow(body, f, r) {
 		const src = SOURCES[r.src];
 		const tr = body.insertRow();
 		const td = tr.insertCell();
@@ -1713,9 +1722,38 @@
 
 		tr.className = 'src';
 		td.colSpan = 4;
-		td.textContent = shorten(line, px, tableWidth);
+		td.textContent = line;
 		td.title = (src ? src.f + ':' + r.line : r.sl) +
+			   (text !== undefined ? ':  ' + text.trim() : '') +
 			   (src && src.why ? ' (not shown: ' + src.why + ')' : '');
+	}
+
+	/*
+	 * The notes above the code: one line each, and the source files that
+	 * could not be shown in one line per reason, their list on demand.
+	 */
+	function asmNotes(notes, whys) {
+		const el = $('asm-note'), by = new Map();
+
+		el.textContent = notes.join('\n');
+		for (const [file, why] of whys) {
+			if (!by.has(why))
+				by.set(why, []);
+			by.get(why).push(file);
+		}
+		for (const [why, files] of by) {
+			if (files.length === 1) {
+				el.appendChild(document.createTextNode('\nsource ' + files[0] + ': ' + why));
+				continue;
+			}
+			const d = document.createElement('details');
+			const sum = document.createElement('summary');
+
+			sum.textContent = files.length + ' source files ' + why;
+			d.appendChild(sum);
+			d.appendChild(document.createTextNode(files.join('\n')));
+			el.appendChild(d);
+		}
 	}
 
 	/*
@@ -1798,18 +1836,17 @@
 			   'self ' + weight(selfSum) + ' of ' + weight(total) +
 			   '; shares: self of the self, calls of the ' +
 			   (asm.all ? 'function\'s frames' : 'frame'));
-		const whys = new Set();
+		const whys = new Map();
 		const head = $('asm-code').tHead.rows[0].cells;
 		const textPx = head[3].clientWidth - 8;
-		const linePx = $('asm-code').clientWidth - 8;
 
 		f.rows.forEach((r, j) => {
 			if (r.src >= 0 && (!prev || prev.src !== r.src || prev.line !== r.line)) {
-				asmSourceRow(body, f, r, linePx);
+				asmSourceRow(body, f, r);
 				if (SOURCES[r.src] && SOURCES[r.src].why)
-					whys.add(SOURCES[r.src].f + ': ' + SOURCES[r.src].why);
+					whys.set(SOURCES[r.src].f, SOURCES[r.src].why);
 			} else if (r.src < 0 && r.sl && (!prev || prev.sl !== r.sl)) {
-				asmSourceRow(body, f, r, linePx);
+				asmSourceRow(body, f, r);
 			}
 			prev = r;
 			const tr = body.insertRow();
@@ -1825,19 +1862,19 @@
 
 				tr.style.background = 'rgb(255,' + v + ',' + v + ')';
 			}
-			tr.title = r.a + (r.sl ? ', ' + r.sl : '') + ': click for its heaviest stack';
+			tr.title = r.a + (r.sl ? ', ' + r.sl : '') + ': click for its heaviest stack' +
+				   (asm.all || !frame ? '' : ' in this frame');
 			tr.addEventListener('click', function () {
 				const key = (asm.frame && asm.frame.key ? asm.frame.key : f.d + '\u0000' + f.n) +
 					    '\u0000' + r.a;
 
+				/* This context: the leaf inside the selected frame. */
 				if (insns.has(key))
-					selectRow(key);
+					selectRow(key, asm.all ? null : asm.frame);
 				asmGoto(r.a);
 			});
 		});
-		for (const w of whys)
-			notes.push('source ' + w);
-		$('asm-note').textContent = notes.join('\n');
+		asmNotes(notes, whys);
 		asm.hot = Array.from(self.entries()).filter((e) => e[1][0] > 0)
 			.sort((x, y) => y[1][0] - x[1][0]).map((e) => f.rows[e[0]].a);
 		asm.at = -1;
@@ -2132,11 +2169,22 @@
 			 w: Math.min(f.x + f.w, graph.clientWidth) - x, h: H };
 	}
 
+	/* The widest frame drawn of label, the first of equals: the heaviest in sight. */
+	function widest(label) {
+		let best = null;
+
+		for (const r of frames) {
+			if (r.n.n === label && (!best || r.w > best.w))
+				best = r;
+		}
+		return best;
+	}
+
 	window.perfFlamegraph = {
 		nodes: nrNodes,
 		timings: timings,
 		rect: function (label) {
-			const f = frames.find((r) => r.n.n === label);
+			const f = widest(label);
 
 			return f ? rectOf(f) : null;
 		},
@@ -2160,7 +2208,7 @@
 			return search();
 		},
 		zoom: function (label) {
-			const f = frames.find((r) => r.n.n === label);
+			const f = widest(label);
 
 			return f ? zoomTo(f.n) : -1;
 		},

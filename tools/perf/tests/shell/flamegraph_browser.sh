@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf flamegraph HTML viewer in Chromium
+# perf flamegraph HTML viewer in Chromium (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # Opens pages written by perf flamegraph --asm from file:// in headless
@@ -13,6 +13,11 @@
 # go to build/test-artifacts/ of the repository. make check installs
 # Chromium and playwright-core (make browser-deps); without them the test
 # is skipped.
+#
+# It runs alone, after the tests that perf test runs in parallel: it
+# starts a browser and records several workloads, and on a loaded machine
+# needs the CPUs it is timed on. Each step that can go wrong goes through
+# step(), which names it and shows its standard error if it does.
 
 set -e
 
@@ -62,6 +67,22 @@ browser="node ${shelldir}/lib/flamegraph_browser.mjs"
 rm -rf "${artifacts}"
 mkdir -p "${artifacts}"
 
+# step WHAT COMMAND...: run COMMAND, its standard error kept in the
+# workdir; if it exits non-zero, say which step of which part it was, its
+# exit status and command, and show that standard error.
+step() {
+	local what=$1 rc=0
+
+	shift
+	"$@" 2> "${workdir}/step.err" || rc=$?
+	if [ "${rc}" -ne 0 ]; then
+		echo "${FUNCNAME[1]}: ${what}: exit status ${rc}: $*"
+		sed 's/^/    /' "${workdir}/step.err"
+		return 1
+	fi
+	return 0
+}
+
 # The workload of the flamegraph_*.sh tests, with the same flags: frame pointers in
 # leaf functions too.
 cflags="-O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
@@ -71,16 +92,20 @@ test_workload() {
 	local prog="${workdir}/fgwork"
 
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph/*.c
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/p.data" \
-		"${prog}" 100 2> /dev/null
-	perf flamegraph -i "${workdir}/p.data" --asm -o "${workdir}/x.html" \
-		2> /dev/null
-	$browser workload "${workdir}/x.html" "${artifacts}"
+	step "cc" cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+	step "perf record" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/p.data" "${prog}" 100
+	step "perf flamegraph" perf flamegraph -i "${workdir}/p.data" --asm \
+		-o "${workdir}/x.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the workload page" \
+		${browser} workload "${workdir}/x.html" "${artifacts}"
 	# Counts, not times: the numbers as they are.
-	perf flamegraph -i "${workdir}/p.data" --asm --weight samples \
-		-o "${workdir}/xs.html" 2> /dev/null
-	$browser samples "${workdir}/xs.html" "${artifacts}"
+	step "perf flamegraph --weight samples" perf flamegraph -i "${workdir}/p.data" \
+		--asm --weight samples -o "${workdir}/xs.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the --weight samples page" \
+		${browser} samples "${workdir}/xs.html" "${artifacts}"
 }
 
 test_hostile_names() {
@@ -89,19 +114,24 @@ test_hostile_names() {
 	local prog="${workdir}/fg<i>&amp;x"
 
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_hostile.c
-	nm "${prog}" | grep -qF ' T </script><script>window.__pwned=1</script>'
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/h.data" \
-		"${prog}" 200 2> /dev/null
-	perf flamegraph -i "${workdir}/h.data" --asm -o "${workdir}/h.html" \
-		2> /dev/null
+	step "cc" cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_hostile.c
+	if ! nm "${prog}" | grep -qF ' T </script><script>window.__pwned=1</script>'; then
+		echo "${FUNCNAME[0]}: nm: the workload has no function named like markup"
+		return 1
+	fi
+	step "perf record" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/h.data" "${prog}" 200
+	step "perf flamegraph" perf flamegraph -i "${workdir}/h.data" --asm \
+		-o "${workdir}/h.html"
 	# Nothing of the names reaches the page as markup.
 	if grep -qF -e '<img src=x' -e '<svg onload' -e '<script>window.__pwned' \
 		-e '<!--<script>' -e 'fg<i>' "${workdir}/h.html"; then
-		echo "markup of the hostile names in the page"
+		echo "${FUNCNAME[0]}: markup of the hostile names in the page"
 		return 1
 	fi
-	$browser hostile "${workdir}/h.html" "${artifacts}"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the hostile names" \
+		${browser} hostile "${workdir}/h.html" "${artifacts}"
 }
 
 test_events() {
@@ -109,26 +139,33 @@ test_events() {
 	local prog="${workdir}/faults"
 
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_faults.c
-	perf record -q -e page-faults,cpu-clock -F 1000 -g \
-		-o "${workdir}/e.data" "${prog}" 2> /dev/null
-	perf flamegraph -i "${workdir}/e.data" -e cpu-clock,page-faults \
-		-o "${workdir}/e.html" 2> /dev/null
-	$browser events "${workdir}/e.html" "${artifacts}"
+	step "cc" cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_faults.c
+	step "perf record" perf record -q -e page-faults,cpu-clock -F 1000 -g \
+		-o "${workdir}/e.data" "${prog}"
+	step "perf flamegraph" perf flamegraph -i "${workdir}/e.data" \
+		-e cpu-clock,page-faults -o "${workdir}/e.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of two events" \
+		${browser} events "${workdir}/e.html" "${artifacts}"
 }
 
 test_long_names() {
 	echo "C++ names of thousands of characters: inside the window"
 	local prog="${workdir}/cxx"
 
-	command -v c++ > /dev/null || { echo "no C++ compiler: skipped"; return 0; }
+	if ! command -v c++ > /dev/null; then
+		echo "C++ names of thousands of characters: no C++ compiler [Skipped]"
+		return 0
+	fi
 	# shellcheck disable=SC2086
-	c++ ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_cxx.cc
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/l.data" \
-		"${prog}" 3 2> /dev/null
-	perf flamegraph -i "${workdir}/l.data" --asm -o "${workdir}/l.html" \
-		2> /dev/null
-	$browser long "${workdir}/l.html" "${artifacts}"
+	step "c++" c++ ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_cxx.cc
+	step "perf record" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/l.data" "${prog}" 3
+	step "perf flamegraph" perf flamegraph -i "${workdir}/l.data" --asm \
+		-o "${workdir}/l.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the long names" \
+		${browser} long "${workdir}/l.html" "${artifacts}"
 }
 
 test_deep() {
@@ -136,12 +173,14 @@ test_deep() {
 	local prog="${workdir}/deep"
 
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_deep.c
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/d.data" \
-		"${prog}" 200 100000000 2> /dev/null
-	perf flamegraph -i "${workdir}/d.data" --asm -o "${workdir}/d.html" \
-		2> /dev/null
-	$browser deep "${workdir}/d.html" "${artifacts}"
+	step "cc" cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph_deep.c
+	step "perf record" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/d.data" "${prog}" 200 100000000
+	step "perf flamegraph" perf flamegraph -i "${workdir}/d.data" --asm \
+		-o "${workdir}/d.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the deep stacks" \
+		${browser} deep "${workdir}/d.html" "${artifacts}"
 }
 
 test_systemwide() {
@@ -149,23 +188,29 @@ test_systemwide() {
 	local prog="${workdir}/fgwork" busy
 
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+	step "cc" cc ${cflags} -o "${prog}" "${shelldir}"/lib/flamegraph/*.c
+	if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
+		echo "A system-wide profile: perf_event_paranoid > 0, not root [Skipped]"
+		return 0
+	fi
 	# A second busy process: on an idle machine the workload may be the
 	# only comm with samples (an idle CPU takes no cpu-clock samples).
 	cp "${prog}" "${workdir}/busy"
 	"${workdir}/busy" 5000 > /dev/null &
 	busy=$!
-	if ! perf record -q -a -e cpu-clock -F 1000 -g -o "${workdir}/s.data" \
-		"${prog}" 200 2> /dev/null; then
+	if ! step "perf record -a" perf record -q -a -e cpu-clock -F 1000 -g \
+		-o "${workdir}/s.data" "${prog}" 200; then
 		kill "${busy}" 2> /dev/null || true
-		echo "perf record -a not allowed here: skipped"
-		return 0
+		wait "${busy}" 2> /dev/null || true
+		return 1
 	fi
 	kill "${busy}" 2> /dev/null || true
 	wait "${busy}" 2> /dev/null || true
-	perf flamegraph -i "${workdir}/s.data" --asm -o "${workdir}/s.html" \
-		2> /dev/null
-	$browser systemwide "${workdir}/s.html" "${artifacts}"
+	step "perf flamegraph" perf flamegraph -i "${workdir}/s.data" --asm \
+		-o "${workdir}/s.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the system-wide page" \
+		${browser} systemwide "${workdir}/s.html" "${artifacts}"
 }
 
 test_diff() {
@@ -173,34 +218,41 @@ test_diff() {
 	local prog="${workdir}/rebuild" src="${shelldir}/lib/flamegraph_rebuild.c"
 
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${src}"
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/old.data" "${prog}" 100 \
-		2> /dev/null
+	step "cc" cc ${cflags} -o "${prog}" "${src}"
+	step "perf record of the first build" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/old.data" "${prog}" 100
 	# shellcheck disable=SC2086
-	cc ${cflags} -DEXTRA -o "${prog}" "${src}"
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/new.data" "${prog}" 100 \
-		2> /dev/null
-	perf flamegraph --asm --diff "${workdir}/old.data" -i "${workdir}/new.data" \
-		-o "${workdir}/diff.html" 2> /dev/null
-	$browser diff "${workdir}/diff.html" "${artifacts}"
+	step "cc -DEXTRA" cc ${cflags} -DEXTRA -o "${prog}" "${src}"
+	step "perf record of the second build" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/new.data" "${prog}" 100
+	step "perf flamegraph --diff" perf flamegraph --asm --diff "${workdir}/old.data" \
+		-i "${workdir}/new.data" -o "${workdir}/diff.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the --diff page" \
+		${browser} diff "${workdir}/diff.html" "${artifacts}"
 }
 
 test_diff_rename() {
 	echo "perf flamegraph --diff: a register renamed, the card says the operands differ"
 	local prog="${workdir}/rename" src="${shelldir}/lib/flamegraph_rename.c"
 
-	[ "$(uname -m)" = x86_64 ] || { echo "the workload is x86-64: skipped"; return 0; }
+	if [ "$(uname -m)" != x86_64 ]; then
+		echo "perf flamegraph --diff, a register renamed: the workload is x86-64 [Skipped]"
+		return 0
+	fi
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${src}"
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/rold.data" "${prog}" 100 \
-		2> /dev/null
+	step "cc" cc ${cflags} -o "${prog}" "${src}"
+	step "perf record of the first build" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/rold.data" "${prog}" 100
 	# shellcheck disable=SC2086
-	cc ${cflags} -DRENAME -o "${prog}" "${src}"
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/rnew.data" "${prog}" 100 \
-		2> /dev/null
-	perf flamegraph --asm --diff "${workdir}/rold.data" -i "${workdir}/rnew.data" \
-		-o "${workdir}/rename.html" 2> /dev/null
-	$browser rename "${workdir}/rename.html" "${artifacts}"
+	step "cc -DRENAME" cc ${cflags} -DRENAME -o "${prog}" "${src}"
+	step "perf record of the second build" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/rnew.data" "${prog}" 100
+	step "perf flamegraph --diff" perf flamegraph --asm --diff "${workdir}/rold.data" \
+		-i "${workdir}/rnew.data" -o "${workdir}/rename.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the renamed register" \
+		${browser} rename "${workdir}/rename.html" "${artifacts}"
 }
 
 test_context() {
@@ -208,14 +260,19 @@ test_context() {
 	local prog="${workdir}/ctx"
 
 	# shellcheck disable=SC2086
-	cc ${cflags} -o "${prog}" "${shelldir}/lib/flamegraph_context.c"
-	perf record -q -e cpu-clock -c 100000 -g -o "${workdir}/c.data" "${prog}" 1 \
-		2> /dev/null
-	perf flamegraph -i "${workdir}/c.data" --asm -o "${workdir}/c.html" 2> /dev/null
-	$browser context "${workdir}/c.html" "${artifacts}"
-	perf flamegraph -i "${workdir}/c.data" --asm --asm-functions=1 \
-		-o "${workdir}/c1.html" 2> /dev/null
-	$browser context-limit "${workdir}/c1.html" "${artifacts}"
+	step "cc" cc ${cflags} -o "${prog}" "${shelldir}/lib/flamegraph_context.c"
+	step "perf record" perf record -q -e cpu-clock -c 100000 -g \
+		-o "${workdir}/c.data" "${prog}" 1
+	step "perf flamegraph" perf flamegraph -i "${workdir}/c.data" --asm \
+		-o "${workdir}/c.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of the Assembly pane" \
+		${browser} context "${workdir}/c.html" "${artifacts}"
+	step "perf flamegraph --asm-functions=1" perf flamegraph -i "${workdir}/c.data" \
+		--asm --asm-functions=1 -o "${workdir}/c1.html"
+	# shellcheck disable=SC2086
+	step "the browser's checks of --asm-functions=1" \
+		${browser} context-limit "${workdir}/c1.html" "${artifacts}"
 }
 
 for t in test_workload test_hostile_names test_events test_long_names test_deep \
