@@ -119,6 +119,49 @@ PY
 		"--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)"
 }
 
+test_stdout() {
+	echo "perf report --flamegraph=-: the graph alone on stdout"
+	local d="${workdir}/stdout" f st
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 40 2> /dev/null
+	# A filter of one entry prints "# comm: fgwork" above a report: not
+	# above the graph.  What stdout gets is what the file gets.
+	for f in "--comms fgwork" "--dsos fgwork" "--symbols mix" "--comm fgwork -S mix"; do
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" --flamegraph=- $f > "$d/out.html" \
+			2> /dev/null
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" --flamegraph="$d/file.html" $f \
+			> "$d/stdout" 2> /dev/null
+		if ! cmp -s "$d/out.html" "$d/file.html"; then
+			echo "--flamegraph=- $f: stdout is not the graph alone:" \
+				"$(cmp "$d/out.html" "$d/file.html" 2>&1 | head -1)" \
+				"$(grep -a -m1 '^#' "$d/out.html")"
+			return 1
+		fi
+		test ! -s "$d/stdout"
+	done
+	# --header writes to stdout too: refused there, as --header-only is
+	# with any --flamegraph; one line, nothing written.
+	for f in "--flamegraph=- --header" "--flamegraph=$d/x.html --header-only" \
+			"--flamegraph=- --header-only"; do
+		st=0
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" $f > "$d/out" 2> "$d/err" || st=$?
+		test "${st}" -eq 129
+		test "$(wc -l < "$d/err")" -eq 1
+		grep -q "^--flamegraph.*: not with --header" "$d/err"
+		test ! -s "$d/out"
+		test ! -e "$d/x.html"
+	done
+	# To a file, --header still goes to stdout, the graph to the file.
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/h.html" --header \
+		> "$d/out" 2> /dev/null
+	grep -q '^# hostname' "$d/out"
+	grep -q '"strings"' "$d/h.html"
+}
+
 test_report_view() {
 	echo "perf report --flamegraph: every filter named, what it left out counted"
 	local d="${workdir}/view" all f
@@ -466,6 +509,6 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_report_view test_periods test_events test_event_list test_hybrid \
+run_parts test_report test_stdout test_report_view test_periods test_events test_event_list test_hybrid \
 	test_exited_tasks test_flamegraph_py \
 	test_debuginfod test_no_threads
