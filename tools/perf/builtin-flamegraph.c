@@ -488,6 +488,8 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 			};
 			callchain_cursor_advance(cursor);
 		}
+		/* The sampled function is the sample IP's, as in perf report. */
+		nr = flamegraph_frames__sampled(pfg->frames, nr, ip.kernel);
 	}
 	leaf = flamegraph__leaf(&pfe->fg, thread__comm_str(al->thread),
 				nr && perf_flamegraph__truncated(pfe, evsel, key, pfg->frames, nr),

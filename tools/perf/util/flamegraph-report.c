@@ -38,6 +38,7 @@ struct flamegraph_path {
 	struct flamegraph	*fg;
 	struct machine		*machine;
 	const char		*comm;
+	bool			kernel;
 	bool			caller;
 	bool			asm_leaves;
 	int			max_entries;
@@ -67,19 +68,32 @@ static int flamegraph_path__push(struct flamegraph_path *fp,
  * Add @count samples, whose periods sum to @period, whose callchain is
  * the path to here.  The path is in the report's callchain order: caller
  * first, or callee first for an inverted graph; the sampled instruction
- * is the callee end.
+ * is the callee end, once the entries of another context than the
+ * entry's have been dropped from it (flamegraph_frames__sampled()).  A
+ * path of none but those is left to the entry's own symbol.
  */
 static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count,
 				u64 period)
 {
-	struct flamegraph_frame *insn = NULL;
+	struct flamegraph_frame *frames = fp->frames, *insn = NULL;
 	struct flamegraph_node *leaf;
+	int nr = fp->nr;
 
+	if (fp->caller) {
+		nr = flamegraph_frames__sampled(frames, nr, fp->kernel);
+	} else {
+		while (nr > 0 && frames->kernel != fp->kernel) {
+			frames++;
+			nr--;
+		}
+	}
+	if (!nr)
+		return 0;
 	if (fp->asm_leaves)
-		insn = &fp->frames[fp->caller ? fp->nr - 1 : 0];
+		insn = &frames[fp->caller ? nr - 1 : 0];
 	leaf = flamegraph__leaf(fp->fg, fp->comm,
 				fp->max_entries && fp->nr == fp->max_entries,
-				fp->frames, fp->nr, insn);
+				frames, nr, insn);
 	if (!leaf)
 		return -ENOMEM;
 	flamegraph__account(fp->fg, leaf, count, period);
@@ -122,6 +136,7 @@ static int flamegraph__add_entry(struct flamegraph_path *fp,
 
 	fp->comm = he->comm ? comm__str(he->comm) : NULL;
 	fp->machine = he->thread ? maps__machine(thread__maps(he->thread)) : NULL;
+	fp->kernel = flamegraph_frame__is_kernel(fp->machine, he->ms.map, he->ip);
 	fp->nr = 0;
 	fp->nr_added = 0;
 	fp->period_added = 0;

@@ -816,6 +816,14 @@ bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
 	return machine && machine__kernel_ip(machine, ip);
 }
 
+int flamegraph_frames__sampled(const struct flamegraph_frame *frames, int nr,
+			       bool kernel)
+{
+	while (nr > 0 && frames[nr - 1].kernel != kernel)
+		nr--;
+	return nr;
+}
+
 bool flamegraph_node__is_jit(const struct flamegraph_node *node)
 {
 	const char *name;

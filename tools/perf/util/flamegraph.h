@@ -557,6 +557,25 @@ bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
 				 u64 ip);
 
 /**
+ * flamegraph_frames__sampled - how many frames of a callchain end at the
+ *                              sampled function
+ * @frames: the callchain's frames, outermost caller first
+ * @nr: how many there are
+ * @kernel: the sample IP is kernel code
+ *
+ * A callchain can start with entries of another context than the sample
+ * IP's: an LBR call stack takes its kernel part from the interrupt, which
+ * can come in the kernel after a precise event's user instruction.  perf
+ * report charges the sample to the function of the sample IP; so does the
+ * flame graph: those entries at the callee end are dropped.
+ *
+ * Return: the number of frames to keep, from the start of @frames; 0 when
+ * none is of the sample IP's context.
+ */
+int flamegraph_frames__sampled(const struct flamegraph_frame *frames, int nr,
+			       bool kernel);
+
+/**
  * flamegraph__dso_key - what tells a dso from another, to compare or hash
  * (not perf's struct dso_id, the identity of the file a dso was read from)
  * @dso: the dso, or NULL

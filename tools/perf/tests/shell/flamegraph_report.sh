@@ -119,6 +119,112 @@ PY
 		"--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)"
 }
 
+test_stdout() {
+	echo "perf report --flamegraph=-: the graph alone on stdout"
+	local d="${workdir}/stdout" f st
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 40 2> /dev/null
+	# A filter of one entry prints "# comm: fgwork" above a report: not
+	# above the graph.  What stdout gets is what the file gets.
+	for f in "--comms fgwork" "--dsos fgwork" "--symbols mix" "--comm fgwork -S mix"; do
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" --flamegraph=- $f > "$d/out.html" \
+			2> /dev/null
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" --flamegraph="$d/file.html" $f \
+			> "$d/stdout" 2> /dev/null
+		if ! cmp -s "$d/out.html" "$d/file.html"; then
+			echo "--flamegraph=- $f: stdout is not the graph alone:" \
+				"$(cmp "$d/out.html" "$d/file.html" 2>&1 | head -1)" \
+				"$(grep -a -m1 '^#' "$d/out.html")"
+			return 1
+		fi
+		test ! -s "$d/stdout"
+	done
+	# --header writes to stdout too: refused there, as --header-only is
+	# with any --flamegraph; one line, nothing written.
+	for f in "--flamegraph=- --header" "--flamegraph=$d/x.html --header-only" \
+			"--flamegraph=- --header-only"; do
+		st=0
+		# shellcheck disable=SC2086
+		perf report --no-inline -i "$d/r.data" $f > "$d/out" 2> "$d/err" || st=$?
+		test "${st}" -eq 129
+		test "$(wc -l < "$d/err")" -eq 1
+		grep -q "^--flamegraph.*: not with --header" "$d/err"
+		test ! -s "$d/out"
+		test ! -e "$d/x.html"
+	done
+	# To a file, --header still goes to stdout, the graph to the file.
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/h.html" --header \
+		> "$d/out" 2> /dev/null
+	grep -q '^# hostname' "$d/out"
+	grep -q '"strings"' "$d/h.html"
+}
+
+test_other_context() {
+	echo "A user sample whose callchain starts in the kernel: the sample IP's leaf"
+	local d="${workdir}/context"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 40 2> /dev/null
+	# As an LBR call stack can have it: the kernel entries of the
+	# interrupt above a user sample IP.  Every other user sample gets
+	# one; perf report charges it to the sample IP's function.
+	python3 - "${shelldir}/lib" "$d/r.data" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+from flamegraph_perf_data import PerfData
+from flamegraph_precise import BEFORE, PERF_RECORD_SAMPLE, SAMPLE_CALLCHAIN
+CONTEXT_KERNEL, CONTEXT_USER = (1 << 64) - 128, (1 << 64) - 512
+data = PerfData(sys.argv[2])
+assert data.sample_type & SAMPLE_CALLCHAIN
+off = 8 * sum(1 for b in BEFORE if data.sample_type & b)
+changed = nth = 0
+for pos, rtype, size in data.records():
+    if rtype != PERF_RECORD_SAMPLE:
+        continue
+    body = data.read(pos + 8, size - 8)
+    (nr,) = struct.unpack_from("<Q", body, off)
+    ips = struct.unpack_from(f"<{nr}Q", body, off + 8)
+    nth += 1
+    if nr < 4 or ips[0] != CONTEXT_USER or nth % 2:
+        continue
+    new = (CONTEXT_KERNEL, 0xffffffff81000100) + ips[:nr - 2]
+    data.write(pos + 8 + off + 8, struct.pack(f"<{nr}Q", *new))
+    changed += 1
+data.close()
+assert changed, "no user sample to change"
+print(f"{changed} of {nth} samples' callchains made to start in the kernel")
+PY
+	perf flamegraph -i "$d/r.data" --asm -o "$d/fg.json" 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --stdio --no-children -g none --sort dso \
+		> "$d/dso.txt" 2> /dev/null
+	python3 - "$d/dso.txt" "$d/fg.json" "$d/rep.json" <<'PY'
+import json, re, sys
+report = dict((dso, p) for p, dso in
+              re.findall(r"^\s+([0-9.]+)%\s+(\S+)\s*$", open(sys.argv[1]).read(), re.M))
+assert report, "perf report lists no DSO"
+for path in sys.argv[2:]:
+    self, total = {}, 0
+    def walk(n, parent):
+        global total
+        if n["k"] == "insn":
+            # The leaf's function is of the sample IP's context.
+            assert parent["k"] != "root" and n.get("d") == parent.get("d"), (parent, n)
+            dso = n.get("d") or "[unknown]"
+            self[dso] = self.get(dso, 0) + n["v"]
+            total += n["v"]
+        for c in n["c"]:
+            walk(c, n)
+    walk(json.load(open(path)), {"k": "root"})
+    ours = {dso: f"{100 * v / total:.2f}" for dso, v in self.items()}
+    assert ours == report, (path, ours, report)
+    print(f"{path.rsplit('/', 1)[1]}: each DSO's share is perf report's: {ours}")
+PY
+}
+
 test_report_view() {
 	echo "perf report --flamegraph: every filter named, what it left out counted"
 	local d="${workdir}/view" all f
@@ -466,6 +572,6 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_report_view test_periods test_events test_event_list test_hybrid \
+run_parts test_report test_stdout test_other_context test_report_view test_periods test_events test_event_list test_hybrid \
 	test_exited_tasks test_flamegraph_py \
 	test_debuginfod test_no_threads
