@@ -45,6 +45,7 @@
 #include <linux/time64.h>
 #include <linux/zalloc.h>
 
+#include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -975,11 +976,14 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 /*
  * A file cut short after its header: perf reads features and maps events
  * past its end (a "incompatible file format", or SIGBUS).  Read its
- * header first, as perf_session__new() will, and say so in words.
+ * header first, as perf_session__new() will, and say so in words.  A
+ * pipe's recording saved to a file has a header of its own, which
+ * perf_session__new() reads as such: it is not a perf.data header.
  */
 static bool input_is_whole(const char *path)
 {
 	struct perf_file_header header;
+	struct perf_pipe_file_header pipe_header;
 	struct perf_header ph = { .needs_swap = false, };
 	bool whole = true;
 	struct stat st;
@@ -990,6 +994,13 @@ static bool input_is_whole(const char *path)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return true;
+	if (pread(fd, &pipe_header, sizeof(pipe_header), 0) == sizeof(pipe_header) &&
+	    is_perf_magic(pipe_header.magic) &&
+	    (pipe_header.size == sizeof(pipe_header) ||
+	     bswap_64(pipe_header.size) == sizeof(pipe_header))) {
+		close(fd);
+		return true;
+	}
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	    !perf_file_header__read(&header, &ph, fd) && header.data.size &&
 	    header.data.offset + header.data.size > (u64)st.st_size) {
@@ -1387,7 +1398,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		   "only consider samples in these dsos"),
 	OPT_STRING('S', "symbols", &symbol_conf.sym_list_str, "symbol[,symbol...]",
 		   "only consider samples in these symbols"),
-	OPT_STRING('C', "cpu", &pfg.cpu_list, "cpu", "list of cpus to profile"),
+	OPT_STRING('C', "cpu", &pfg.cpu_list, "cpu[,cpu...]",
+		   "only consider samples on these cpus (e.g. 0,2-3)"),
 	OPT_STRING(0, "time", &pfg.time_str, "str",
 		   "Time span of interest (start,stop), as in perf report"),
 	OPT_INCR('v', "verbose", &verbose,

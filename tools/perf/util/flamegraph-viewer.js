@@ -109,7 +109,10 @@
 	}
 
 	/* The exact value, for a title or beside the time. */
-	const exact = (v) => v + ' ' + unit;
+	/* A count and its unit, in the singular for 1: "1 sample", "1 fault". */
+	const count = (v, u) => v + ' ' + (v === 1 && u !== 'ns' ?
+					    u.replace(/ches$/, 'ch').replace(/s$/, '') : u);
+	const exact = (v) => count(v, unit);
 
 	let nrNodes = 0;
 
@@ -801,9 +804,9 @@
 
 	function amount(t, ts) {
 		if (bySamples)
-			return t + ' samples';
+			return count(t, 'samples');
 		return (isTime ? weight(t) + ' (' + exact(t) + ')' : exact(t)) +
-		       ', ' + ts + ' samples';
+		       ', ' + count(ts, 'samples');
 	}
 
 	/* "a of b" in the weight's unit; the exact numbers for a title. */
@@ -1685,8 +1688,9 @@
 		td.className = 'w';
 		if (v && v[0]) {
 			td.textContent = weight(v[0]) + ' ' + pct(v[0], of);
-			td.title = exact(v[0]) + ', ' + v[1] + ' samples: ' + pct(v[0], of) + ' of ' +
-				   what + ', ' + pct(v[0], root.t) + ' of all';
+			td.title = (bySamples ? exact(v[0]) : exact(v[0]) + ', ' + count(v[1], 'samples')) +
+				   ': ' + pct(v[0], of) + ' of ' + what + ', ' + pct(v[0], root.t) +
+				   ' of all';
 		}
 		return td;
 	}

@@ -497,5 +497,41 @@ test_stdout_header() {
 	refute grep -q "^# b[pt]f" "$d/page.html"
 }
 
+test_cut_header() {
+	echo "Cut inside the header, and a pipe's recording: one line, in words"
+	local d="${workdir}/cut" n st f msg
+
+	mkdir "$d"
+	# A perf.data cut inside its 104-byte header says so, in perf
+	# flamegraph and perf report alike, as one cut in its data does.
+	for n in 100 20; do
+		f="$d/cut${n}.data"
+		head -c "${n}" "${data}" > "${f}"
+		msg="${f} is cut short: its header ends at offset 0x68 but the file at $(printf '%#x' "${n}"): it is truncated"
+		for cmd in "flamegraph -o $d/x.html" "report --stdio"; do
+			st=0
+			# shellcheck disable=SC2086
+			perf ${cmd} -i "${f}" > /dev/null 2> "$d/err" || st=$?
+			if [ "${st}" -eq 0 ] || [ "$(cat "$d/err")" != "${msg}" ]; then
+				echo "perf ${cmd%% *} -i ${f}: exit ${st}, said:"
+				cat "$d/err"
+				return 1
+			fi
+		done
+	done
+	# A pipe's recording saved to a file starts with the 16-byte header of
+	# a pipe: not a perf.data header, whose data offset its first event
+	# would give (here an attr's sample period of 1, which once said
+	# "header overlaps data"). Read as perf report reads it, not a word.
+	perf record -q -e page-faults -c 1 -o - true > "$d/pipe.data" 2> /dev/null
+	test "$(od -An -tu8 -j8 -N8 "$d/pipe.data" | tr -d ' ')" = 16
+	perf flamegraph -q -i "$d/pipe.data" -o "$d/pipe.folded" 2> "$d/err"
+	test ! -s "$d/err"
+	grep -q "^true;" "$d/pipe.folded"
+	perf report --stdio -i "$d/pipe.data" > /dev/null 2> "$d/err"
+	test ! -s "$d/err"
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
-	test_offcpu test_record_command test_bad_input test_stdout_header
+	test_offcpu test_record_command test_bad_input test_stdout_header \
+	test_cut_header

@@ -130,7 +130,33 @@ test_unfinished() {
 	echo "Unfinished [Success]"
 }
 
+test_cut_header() {
+	echo "A perf.data cut inside its header"
+	local n f
+
+	# After its magic and before the end of its 104-byte header.
+	for n in 100 20; do
+		f="${workdir}/cut${n}.data"
+		head -c "${n}" "${perfdata}" > "$f"
+		if perf report -i "$f" --stdio > "${workdir}/out" 2> "${workdir}/err"; then
+			echo "Cut header [Failed: exit status 0 at ${n} bytes]"
+			err=1
+			return
+		fi
+		if ! grep -q "^$f is cut short: its header ends at offset 0x68 but the file at $(printf '%#x' "${n}"): it is truncated$" \
+			"${workdir}/err"; then
+			echo "Cut header [Failed: not said to be cut short at ${n} bytes]"
+			cat "${workdir}/err"
+			err=1
+			return
+		fi
+	done
+	echo "Cut header [Success]"
+}
+
+
 test_cut_data
+test_cut_header
 test_unfinished
 
 cleanup

@@ -612,17 +612,21 @@ function outermost(key) {
  */
 function amount(t, what) {
 	const m = new RegExp(`\\n${what}: (?:(\\S+ \\S+) \\()?(\\d+) ([a-z ]+?)\\)?` +
-			     '(?:, (\\d+) samples)?(?: \\(|\\n|$)').exec(t);
+			     '(?:, (\\d+) (samples?))?(?: \\(|\\n|$)').exec(t);
+	const unit = timeUnit ? 'ns' : info.weight === 'samples' ? 'samples' : info.unit;
+	/* "1 sample", "1 fault", "1 context switch"; "1 ns". */
+	const per = (n, u) => (n === 1 && u !== 'ns' ? u.replace(/ches$/, 'ch').replace(/s$/, '') : u);
 
 	if (!m)
 		return { value: NaN, samples: NaN };
-	assert(m[3] === (timeUnit ? 'ns' : info.weight === 'samples' ? 'samples' : info.unit),
-	       `the card's ${what} is in ${m[3]}: ${t}`);
+	assert(m[3] === per(+m[2], unit), `the card's ${what} is in ${m[3]}: ${t}`);
+	assert(m[4] === undefined || m[5] === per(+m[4], 'samples'),
+	       `the card's ${what} says ${m[4]} ${m[5]}: ${t}`);
 	if (timeUnit)
 		shownWeight(m[1], +m[2], `the card's ${what}`);
 	else
 		assert(m[1] === undefined, `the card's ${what}: ${m[0]}`);
-	return { value: +m[2], samples: m[4] ? +m[4] : m[3] === 'samples' ? +m[2] : NaN };
+	return { value: +m[2], samples: m[4] ? +m[4] : unit === 'samples' ? +m[2] : NaN };
 }
 
 /* The numbers of a hover card. */
