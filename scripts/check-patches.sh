@@ -76,10 +76,8 @@ for p in "$patches"/[0-9][0-9][0-9][0-9]-*.patch; do
 		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" > "$obj/checkpatch.log" 2>&1 || true
 	# perf's shell tests keep their name on line 2 and the SPDX tag on
 	# line 3 (tests/tests-scripts.c reads the name there): not a problem.
-	# Nor __attribute__ in the programs a shell test builds with the
-	# system's cc: they have no tools/include/linux/compiler.h for
-	# noinline (upstream's tests/workloads/inlineloop.c has
-	# __attribute__((always_inline)) too).
+	# Nothing else is: the programs a shell test builds take noinline
+	# and __always_inline from tools/include/linux/compiler.h.
 	problems=$(python3 - "$obj/checkpatch.log" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
@@ -91,9 +89,6 @@ for block in text.split("\n\n"):
     f = re.search(r"FILE: (\S+?):\d+:", block)
     if (m.group(2) == "SPDX_LICENSE_TAG" and f and
             re.match(r"tools/perf/tests/shell/[^/]+\.sh$", f.group(1))):
-        continue
-    if (m.group(2) == "PREFER_DEFINED_ATTRIBUTE_MACRO" and f and
-            re.match(r"tools/perf/tests/shell/lib/.*\.c$", f.group(1))):
         continue
     print(block)
     n += 1
