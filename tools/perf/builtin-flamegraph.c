@@ -1614,7 +1614,8 @@ out:
 	annotation_options__exit();
 	/*
 	 * The exit statuses of the man page: parse_options()'s for a bad
-	 * command line, else one for every error, said in words before.
+	 * command line, else one for every error, said in words before; a
+	 * recorded command's, or the signal that stopped its recording.
 	 */
-	return usage ? 129 : ret ? 1 : 0;
+	return flamegraph_record__exit(usage ? 129 : ret ? 1 : 0);
 }

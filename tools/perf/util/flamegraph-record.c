@@ -11,9 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
 
 #include "debug.h"
 #include "flamegraph-record.h"
@@ -69,8 +72,7 @@ static int keep_recording(const char *tmp, const char *path)
 		snprintf(oldname, sizeof(oldname), "%s.old", path);
 		if (rm_rf_perf_data(oldname) || rename(path, oldname)) {
 			err = errno ?: EEXIST;
-			pr_err("cannot keep %s as %s (%s); the recording is %s\n",
-			       path, oldname, strerror(err), tmp);
+			pr_err("cannot keep %s as %s: %s\n", path, oldname, strerror(err));
 			return -err;
 		}
 	}
@@ -118,13 +120,61 @@ const char *flamegraph_record__bad_option(int argc, const char **argv)
 	return NULL;
 }
 
+/*
+ * The one-step recording's end, for flamegraph_record__exit(): the signal
+ * perf flamegraph got while perf record ran, the command's exit status or
+ * the signal that killed it.
+ */
+static sig_atomic_t record_signal;
+static pid_t record_pid;
+static int record_status, record_killed;
+
+/* The signals that end perf flamegraph while it records, ^C's first. */
+static const int record_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, };
+
+/*
+ * A supervisor's signal is for perf record too: it ends the recording
+ * as it would end perf record alone, which writes what it has on SIGINT
+ * and SIGTERM and dies of SIGHUP and SIGPIPE.
+ */
+static void record__signal(int sig)
+{
+	pid_t pid = READ_ONCE(record_pid);
+
+	if (!READ_ONCE(record_signal))
+		WRITE_ONCE(record_signal, sig);
+	if (pid > 0)
+		kill(pid, sig);
+}
+
+static void record__die(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int flamegraph_record__exit(int status)
+{
+	if (record_signal)
+		record__die(record_signal);
+	if (status)
+		return status;
+	/* perf record dies of it; a shell says 128 + its number. */
+	if (record_killed)
+		return 128 + record_killed;
+	return record_status;
+}
+
 int flamegraph__record(const char *path, const char *event, int argc, const char **argv,
 		       int (*record)(int argc, const char **argv))
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN, }, old_int, old_term;
+	struct sigaction act = { .sa_handler = record__signal, },
+			 old[ARRAY_SIZE(record_signals)];
 	const char **rec_argv, *cmd = record_command(argc, argv);
 	char tmp[PATH_MAX];
-	int i = 0, j, fd, status = 0;
+	int i = 0, j, fd, status = 0, ret;
+	sigset_t mask, old_mask;
+	int *child_ret;
 	pid_t pid;
 
 	if (cmd && flamegraph__find_command(cmd)) {
@@ -133,19 +183,42 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 	}
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fd = -errno;
-		pr_err("cannot create a file next to %s: %s\n", path, strerror(-fd));
-		return fd;
-	}
-	close(fd);
 	/* Six words of ours, perf record's, NULL. */
 	rec_argv = calloc(6 + argc + 1, sizeof(*rec_argv));
-	if (!rec_argv) {
-		unlink(tmp);
+	/* What perf record returned, which its exit status can't say. */
+	child_ret = mmap(NULL, sizeof(*child_ret), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!rec_argv || child_ret == MAP_FAILED) {
+		free(rec_argv);
 		return -ENOMEM;
 	}
+	*child_ret = INT_MIN;
+
+	/*
+	 * From before the temp file is there until it is renamed or removed,
+	 * a signal to perf flamegraph goes to perf record (^C on a terminal
+	 * reaches both), and none ends perf flamegraph with the temp file
+	 * left behind.  Blocked until the child is known.
+	 */
+	sigemptyset(&mask);
+	for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++)
+		sigaddset(&mask, record_signals[j]);
+	act.sa_mask = mask;
+	sigprocmask(SIG_BLOCK, &mask, &old_mask);
+	for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++) {
+		sigaction(record_signals[j], NULL, &old[j]);
+		/* perf record catches ^C and SIGTERM, nohup's SIGHUP stays ignored. */
+		if (j < 2 || old[j].sa_handler != SIG_IGN)
+			sigaction(record_signals[j], &act, NULL);
+	}
+
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		pid = -1;
+		goto out_restore;
+	}
+	close(fd);
 	rec_argv[i++] = "record";
 	/* Callchains, unless perf record's options say which after it. */
 	rec_argv[i++] = "-g";
@@ -158,38 +231,77 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 	for (j = 0; j < argc; j++)
 		rec_argv[i++] = argv[j];
 
-	/*
-	 * ^C stops the command: perf record writes what it has and dies of
-	 * the signal it got, as it does on a terminal; render that.
-	 */
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGTERM, &ign, &old_term);
 	/* What is buffered is written once, not once more by the child. */
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		/* perf record's own, as run alone: SIGINT and SIGTERM its. */
+		for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++)
+			signal(record_signals[j], j < 2 ? SIG_DFL : old[j].sa_handler);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		*child_ret = record(i, rec_argv);
 		/*
 		 * exit(), not _exit(): perf record's atexit() handler dies of
-		 * the signal that ended the workload, as perf record does.
+		 * the signal it got or that ended the workload.
 		 */
-		exit(record(i, rec_argv) ? 1 : 0);
+		exit(*child_ret ? 1 : 0);
 	}
+	if (pid < 0) {
+		ret = -errno;
+		pr_err("cannot start perf record: %s\n", strerror(-ret));
+	}
+	WRITE_ONCE(record_pid, pid);
+	/* A signal before the child was known is its too. */
+	if (pid > 0 && READ_ONCE(record_signal))
+		kill(pid, READ_ONCE(record_signal));
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	WRITE_ONCE(record_pid, 0);
+	if (pid > 0) {
+		/* The command's end, for the warning and the exit status. */
+		if (*child_ret >= 0)
+			record_status = *child_ret;
+		if (WIFSIGNALED(status))
+			record_killed = WTERMSIG(status);
+		/* perf record dies of SIGPIPE or SIGHUP before it ends. */
+		if (*child_ret >= 0 && record_killed != SIGPIPE && record_killed != SIGHUP)
+			ret = keep_recording(tmp, path);
+		else
+			ret = -EINVAL;
+	}
+out_restore:
+	/* No temp file stays, whatever ended the recording. */
+	if (ret)
+		unlink(tmp);
+	for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++)
+		sigaction(record_signals[j], &old[j], NULL);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	free(rec_argv);
-	if (pid < 0 || !((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
-			 (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
-						  WTERMSIG(status) == SIGTERM)))) {
+	munmap(child_ret, sizeof(*child_ret));
+	if (fd < 0) {
+		pr_err("cannot create a file next to %s: %s\n", path, strerror(-ret));
+		return ret;
+	}
+	if (ret && !record_signal && (record_killed == SIGPIPE || record_killed == SIGHUP))
+		record_signal = record_killed;
+	/* Nothing to render: die of the signal now, with nothing left behind. */
+	if (ret && record_signal)
+		record__die(record_signal);
+	if (ret == -EINVAL) {
 		if (cmd)
 			pr_err("perf record of '%s' failed, no flame graph written\n", cmd);
 		else
 			pr_err("perf record failed, no flame graph written\n");
-		unlink(tmp);
-		return -EINVAL;
 	}
-	return keep_recording(tmp, path);
+	if (ret || record_signal) {
+		/* Stopped as perf record is stopped: render what it wrote. */
+	} else if (record_killed) {
+		pr_warning("Warning: '%s' was killed by signal %d (%s)\n",
+			   cmd ?: "the command", record_killed, strsignal(record_killed));
+	} else if (record_status) {
+		pr_warning("Warning: '%s' exited with status %d\n",
+			   cmd ?: "the command", record_status);
+	}
+	return ret;
 }

@@ -57,11 +57,32 @@ const char *flamegraph_record__bad_option(int argc, const char **argv);
  * keeps it.  perf record names the new file when it ends; a line after
  * it names @path, where it went.
  *
+ * A signal to perf flamegraph while it records (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE) goes to perf record, which writes what it has on SIGINT and
+ * SIGTERM, as when run alone; flamegraph_record__exit() then dies of it.
+ * The temp file is renamed or removed on every way out: where there is
+ * nothing to render, perf flamegraph dies of the signal here.  A command
+ * that exits non-zero or is killed is recorded all the same: one warning
+ * says how it ended, and flamegraph_record__exit() gives its status.
+ *
  * Return: 0, or a negative errno after one line that names the problem
  * (-EINVAL for a failed recording, -ENOENT for a command that can't be
  * run).
  */
 int flamegraph__record(const char *path, const char *event, int argc, const char **argv,
 		       int (*record)(int argc, const char **argv));
+
+/**
+ * flamegraph_record__exit - perf flamegraph's exit status after a recording
+ * @status: the exit status without one: 0, or that of an error
+ *
+ * Dies of the signal that stopped flamegraph__record(), as perf record
+ * does.  Else @status if it is an error, else the recorded command's: its
+ * exit status, or 128 + the signal that killed it.  @status without a
+ * recording.
+ *
+ * Return: the exit status.
+ */
+int flamegraph_record__exit(int status);
 
 #endif /* __PERF_FLAMEGRAPH_RECORD_H */

@@ -236,7 +236,10 @@ test_record_command() {
 		done
 		sleep 1
 		kill -INT -- "-${pid}"
-		wait "${pid}"
+		# Rendered, then it dies of SIGINT, as perf record does.
+		st=0
+		wait "${pid}" || st=$?
+		test "${st}" -eq 130
 		grep -q "samples of 'cpu-clock'.*wrote $d/int.folded" "$d/int.err"
 		grep -q "^perf[^;]*;.*noploop" "$d/int.folded"
 	else
@@ -532,6 +535,121 @@ test_cut_header() {
 	test ! -s "$d/err"
 }
 
+# kill_tree PID: PID and what it started, so nothing outlives a failed check.
+kill_tree() {
+	local p
+
+	for p in $(pgrep -P "$1"); do
+		kill_tree "$p"
+	done
+	kill -KILL "$1" 2> /dev/null || true
+}
+
+# record_stop SIG STATUS: perf flamegraph -- a loop, SIG to perf flamegraph
+# alone, as a supervisor sends it: perf record stops and what it wrote is
+# rendered, and perf flamegraph ends as perf record does, of the signal.
+record_stop() {
+	local d="${workdir}/recend" sig=$1 want=$2 pid st=0
+
+	rm -f "$d/started"
+	# A marker once the command runs, then two minutes of busy loop: far
+	# more than it takes to stop, however busy the machine.
+	perf flamegraph -e cpu-clock -i "$d/${sig}.data" -o "$d/${sig}.folded" \
+		-- sh -c ': > "$1"; exec perf test -w noploop 120' sh "$d/started" \
+		> /dev/null 2> "$d/${sig}.err" &
+	pid=$!
+	for _ in $(seq 300); do
+		test -e "$d/started" && break
+		sleep 0.2
+	done
+	test -e "$d/started"
+	sleep 1
+	kill "-${sig}" "${pid}"
+	# Stopped within a minute, not when the loop ends.
+	for _ in $(seq 300); do
+		kill -0 "${pid}" 2> /dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "${pid}" 2> /dev/null; then
+		echo "SIG${sig} did not stop perf flamegraph"
+		kill_tree "${pid}"
+		wait "${pid}" || true
+		return 1
+	fi
+	wait "${pid}" || st=$?
+	test "${st}" -eq "${want}"
+	grep -q "samples of 'cpu-clock'.*wrote $d/${sig}.folded" "$d/${sig}.err"
+	test "$(total "$d/${sig}.folded")" -gt 0
+	test "$(find "$d" -maxdepth 1 -name "${sig}.data.*" | wc -l)" -eq 0
+}
+
+test_record_end() {
+	echo "perf flamegraph -- command: signals, a failing command, no temp file left"
+	local d="${workdir}/recend" st pid
+
+	mkdir "$d"
+	# SIGTERM or SIGINT to perf flamegraph alone stops the recording;
+	# the graph is written, then it dies of the signal (143, 130).
+	record_stop TERM 143
+	record_stop INT 130
+	# Its stderr a pipe nobody reads (2>&1 | head -1): perf record dies of
+	# SIGPIPE, perf flamegraph too, and its temp file is gone.
+	build_workload "$d/prog"
+	st=$(python3 - "$d" <<'PY'
+import os, subprocess, sys
+d = sys.argv[1]
+r, w = os.pipe()
+os.close(r)
+print(-subprocess.call(['perf', 'flamegraph', '-e', 'cpu-clock', '-i', f'{d}/pipe.data',
+                        '-o', f'{d}/pipe.folded', '--', f'{d}/prog', '1'],
+                       stdout=subprocess.DEVNULL, stderr=w))
+PY
+)
+	test "${st}" -eq "$(kill -l PIPE)"
+	test "$(find "$d" -maxdepth 1 -name 'pipe.*' | wc -l)" -eq 0
+	perf flamegraph -e cpu-clock -i "$d/head.data" -o "$d/head.folded" \
+		-- "$d/prog" 1 2>&1 > /dev/null | head -1 > /dev/null || true
+	test "$(find "$d" -maxdepth 1 -name 'head.data.*' | wc -l)" -eq 0
+	# SIGHUP: perf record dies of it, so does perf flamegraph, and the
+	# temp file goes with it (unless SIGHUP is ignored, as under nohup).
+	if env --default-signal=HUP true 2> /dev/null; then
+		rm -f "$d/started"
+		env --default-signal=HUP perf flamegraph -e cpu-clock -i "$d/hup.data" \
+			-o "$d/hup.folded" -- sh -c 'echo $$ > "$1"; exec sleep 60' \
+			sh "$d/started" > /dev/null 2> /dev/null &
+		pid=$!
+		for _ in $(seq 300); do
+			test -s "$d/started" && break
+			sleep 0.2
+		done
+		test -s "$d/started"
+		kill -HUP "${pid}"
+		st=0
+		# Without bash's "Hangup" for the job.
+		{ wait "${pid}" || st=$?; } 2> /dev/null
+		test "${st}" -eq $((128 + $(kill -l HUP)))
+		test "$(find "$d" -maxdepth 1 -name 'hup.*' | wc -l)" -eq 0
+		# perf record left its command running, as it does alone.
+		kill "$(cat "$d/started")" 2> /dev/null || true
+	else
+		skip_part "no env --default-signal to undo an ignored SIGHUP"
+	fi
+	# A command that fails is recorded all the same: the graph, one
+	# warning, its exit status; the recording is kept as on success.
+	st=0
+	perf flamegraph -e cpu-clock -i "$d/fail.data" -o "$d/fail.folded" \
+		-- sh -c 'i=0; while [ $i -lt 1000000 ]; do i=$((i + 1)); done; exit 3' \
+		> /dev/null 2> "$d/fail.err" || st=$?
+	test "${st}" -eq 3
+	test "$(grep -c "Warning: 'sh' exited with status 3" "$d/fail.err")" -eq 1
+	grep -qx "\[ perf flamegraph: the recording is $d/fail.data \]" "$d/fail.err"
+	grep -q "samples of 'cpu-clock'.*wrote $d/fail.folded" "$d/fail.err"
+	refute grep -q "failed, no flame graph written" "$d/fail.err"
+	grep -q "^sh;" "$d/fail.folded"
+	test "$(total "$d/fail.folded")" -gt 0
+	test "$(find "$d" -maxdepth 1 -name 'fail.data.*' | wc -l)" -eq 0
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
 	test_offcpu test_record_command test_bad_input test_stdout_header \
-	test_cut_header
+	test_cut_header test_record_end
