@@ -545,15 +545,16 @@ int flamegraph__track_callsites(struct flamegraph *fg)
 }
 
 /*
- * The call site of @node at @frame's IP (a return address), created if
- * new, and put on fg->path; 0, or -ENOMEM.  Only functions have call
- * sites shown: not unknown frames, nor inlined ones, whose address is
- * their caller's.
+ * The call site of @node at @frame's IP (a return address, or one less:
+ * @frame's @unwound), created if new, and put on fg->path; 0, or
+ * -ENOMEM.  Only functions have call sites shown: not unknown frames, nor
+ * inlined ones, whose address is their caller's.
  */
 static int flamegraph__callsite(struct flamegraph *fg, struct flamegraph_node *node,
 				const struct flamegraph_frame *frame)
 {
-	u64 addr = frame->ms.map ? map__map_ip(frame->ms.map, frame->ip) : frame->ip;
+	u64 ip = frame->ip + frame->unwound;
+	u64 addr = frame->ms.map ? map__map_ip(frame->ms.map, ip) : ip;
 	size_t hash = flamegraph__hash_combine((unsigned long)node, addr);
 	struct flamegraph_callsite_entry *entry;
 	struct hashmap_entry *cur;

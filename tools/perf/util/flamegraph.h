@@ -67,8 +67,10 @@ struct flamegraph_insn {
 /**
  * struct flamegraph_callsite - a call out of a frame, and what went through it
  * @next: the next call site of the same node
- * @addr: the return address of the call, the callchain entry of the
- *        caller, as a map-relative (dso) address, as struct symbol's
+ * @addr: the return address of the call, as a map-relative (dso) address,
+ *        as struct symbol's: the caller's callchain entry, plus 1 where
+ *        an unwinder gave the return address minus 1
+ *        (struct flamegraph_frame's @unwound)
  * @weight: the weight of the samples whose stacks pass this node and
  *          leave it by this call (struct flamegraph_node's @self unit)
  * @samples: the number of those samples
@@ -294,11 +296,16 @@ struct flamegraph {
  *      references when it keeps them)
  * @ip: memory address of the entry, as in a sample or callchain
  * @kernel: the address is kernel code
+ * @unwound: @ip is the return address minus 1, as perf's DWARF unwinders
+ *           give a caller's entry (dwfl_frame_pc()'s !isactivation), so
+ *           that it resolves to the call's function and line; frame-pointer
+ *           callchains hold the return address itself
  */
 struct flamegraph_frame {
 	struct map_symbol	ms;
 	u64			ip;
 	bool			kernel;
+	bool			unwound;
 };
 
 /**
