@@ -65,6 +65,23 @@ struct flamegraph_insn {
 };
 
 /**
+ * struct flamegraph_call - a call instruction, over all contexts
+ * @weight: the weight of the samples whose stacks leave a frame of its
+ *          function by it, each sample counted once however many of its
+ *          frames do (recursion)
+ * @samples: the number of those samples
+ * @counted: its function's row has it (flamegraph__add_functions())
+ *
+ * Shared by the call sites (struct flamegraph_callsite) of every frame of
+ * its function at the same address.
+ */
+struct flamegraph_call {
+	u64	weight;
+	u64	samples;
+	bool	counted;
+};
+
+/**
  * struct flamegraph_callsite - a call out of a frame, and what went through it
  * @next: the next call site of the same node
  * @addr: the return address of the call, as a map-relative (dso) address,
@@ -74,6 +91,7 @@ struct flamegraph_insn {
  * @weight: the weight of the samples whose stacks pass this node and
  *          leave it by this call (struct flamegraph_node's @self unit)
  * @samples: the number of those samples
+ * @call: the call instruction, over all the contexts of its function
  *
  * Counted by flamegraph__account_callsites() for FUNC nodes, inlined ones
  * excepted, after flamegraph__track_callsites().
@@ -83,6 +101,7 @@ struct flamegraph_callsite {
 	u64				addr;
 	u64				weight;
 	u64				samples;
+	struct flamegraph_call		*call;
 };
 
 /**
@@ -253,6 +272,11 @@ enum flamegraph_weight {
  * @chunks: the memory of the nodes, instructions and stacks
  * @callsite_index: the call sites of all nodes, by node and address;
  *                  NULL unless flamegraph__track_callsites() was called
+ * @call_index: the call instructions of those call sites, by DSO and
+ *              address, likewise
+ * @nr_accounted: calls of flamegraph__account_callsites(), each sample's
+ *                number, so that a sample counts once on a call
+ *                instruction that several of its frames left by
  * @path: the call sites of the stack walked last, for
  *        flamegraph__account_callsites() and flamegraph__add_stack()
  * @nr_path: entries in @path
@@ -281,6 +305,8 @@ struct flamegraph {
 	struct flamegraph	*warn_with;
 	struct flamegraph_chunk	*chunks;
 	struct hashmap		*callsite_index;
+	struct hashmap		*call_index;
+	u64			nr_accounted;
 	struct flamegraph_callsite **path;
 	size_t			nr_path;
 	size_t			alloc_path;

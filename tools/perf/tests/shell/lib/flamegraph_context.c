@@ -2,9 +2,11 @@
 /*
  * Annotate in context: work() has a hot loop and is called from two
  * functions, one of which calls it from two sites, one hot and one cold.
- * Runs for the seconds given (default 1).
+ * Runs for the seconds given (default 1); with "fib" after them, a
+ * recursive fib() instead.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 unsigned long sink;
@@ -30,11 +32,33 @@ void one_site(void)
 	sink += work(100000);
 }
 
+/* Recursion: each sample passes fib()'s calls in many of its frames. */
+unsigned long fib(unsigned long n)
+{
+	if (n < 2)
+		return n;
+	return fib(n - 1) + fib(n - 2);
+}
+
+int fib_loop(double secs)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		sink += fib(22);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 1;
 	struct timespec t0, t;
 
+	if (argc > 2 && !strcmp(argv[2], "fib"))
+		return fib_loop(secs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		two_sites();

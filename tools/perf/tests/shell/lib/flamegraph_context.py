@@ -363,6 +363,18 @@ def check_dwarf(args, tree, fns):
           + ", ".join(f"{a:#x} {got['-g'][a]}/{got['dwarf'][a]}" for a in sorted(want)))
 
 
+def check_recursion(args, tree, fns):
+    """A recursive fib(): each call row counts a sample once."""
+    rows, code, starts = check_calls(args, tree, fns, script_chains(args.perf, args.data),
+                                     False)
+    fib = [a for a, text in code.items() if text.startswith("call") and
+           text.endswith("<fib>") and starts["fib"] <= a < starts["fib_loop"]]
+    if len(fib) != 2 or not all(rows.get(a) for a in fib):
+        fail(f"fib()'s recursive calls {[hex(a) for a in fib]}: samples {rows}")
+    print(f"ok: fib()'s recursive calls: {', '.join(f'{a:#x} {rows[a]}' for a in fib)} "
+          "samples, each once")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--perf", default="perf")
@@ -377,6 +389,7 @@ def main():
                          "and --fp-json a -g one")
     ap.add_argument("--fp-data")
     ap.add_argument("--fp-json")
+    ap.add_argument("--recursion", action="store_true", help="the fib mode's recording")
     args = ap.parse_args()
 
     with open(args.json, encoding="utf-8") as f:
@@ -388,6 +401,9 @@ def main():
               if r[1] in ("work", "two_sites", "one_site", "main")}
     if args.dwarf:
         check_dwarf(args, tree, fns)
+        return
+    if args.recursion:
+        check_recursion(args, tree, fns)
         return
     if args.max is not None:
         if len(fns) != args.max:
