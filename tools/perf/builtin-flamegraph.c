@@ -440,6 +440,23 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
 }
 
 /*
+ * Whether perf unwound @sample's user stack from its copy of it
+ * (thread__resolve_callchain_unwind()), with a kernel callchain that has
+ * no user entries, so that every user entry of its callchain is the
+ * unwinder's.  Those of the callers hold the return address minus 1
+ * (libdw's and libunwind's, for the call's line), unlike the return
+ * addresses of the kernel's frame-pointer callchains.
+ */
+static bool perf_flamegraph__unwound(struct evsel *evsel, struct perf_sample *sample)
+{
+	u64 both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+
+	return (evsel->core.attr.sample_type & both) == both &&
+	       evsel->core.attr.exclude_callchain_user &&
+	       sample->user_regs && sample->user_regs->regs && sample->user_stack.size;
+}
+
+/*
  * The leaf of a resolved sample: its callchain, outermost caller first,
  * as perf resolves it (for precise events, in agreement with the sample
  * IP: callchain__fixup_precise_ip()), else the sampled function alone; with
@@ -467,7 +484,8 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 	const struct flamegraph_frame *insn = pfg->asm_leaves ? &ip : NULL;
 	struct callchain_cursor_node *node;
 	struct flamegraph_node *leaf;
-	u64 nr = 0;
+	bool unwound, user = false;
+	u64 nr = 0, user_ip = 0;
 
 	if (callers)
 		return flamegraph__walk(&pfe->fg, callers, &ip, 1, insn);
@@ -478,15 +496,30 @@ static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
 		if (flamegraph__grow(&pfg->frames, &pfg->alloc_frames, cursor->nr,
 				     sizeof(*pfg->frames)))
 			return NULL;
+		unwound = perf_flamegraph__unwound(evsel, sample);
 		/* Callee first in the cursor, caller first in the tree. */
 		callchain_cursor_commit(cursor);
 		while ((node = callchain_cursor_current(cursor)) != NULL) {
-			pfg->frames[cursor->nr - 1 - nr++] = (struct flamegraph_frame){
+			struct flamegraph_frame *frame = &pfg->frames[cursor->nr - 1 - nr++];
+
+			*frame = (struct flamegraph_frame){
 				.ms	= node->ms,
 				.ip	= node->ip,
 				.kernel	= flamegraph_frame__is_kernel(machine, node->ms.map,
 								      node->ip),
 			};
+			/*
+			 * The unwinder's first entry, and its inlined
+			 * functions' (--inline), is where the thread was,
+			 * the user registers' IP; the rest are its callers'.
+			 */
+			if (unwound && !frame->kernel) {
+				if (!user) {
+					user = true;
+					user_ip = node->ip;
+				}
+				frame->unwound = node->ip != user_ip;
+			}
 			callchain_cursor_advance(cursor);
 		}
 		/* The sampled function is the sample IP's, as in perf report. */

@@ -260,7 +260,11 @@ static void flamegraph_node__sort_callsites(struct flamegraph_node *node)
 	}
 }
 
-/* Name the function of each frame, and sum its call sites over all contexts. */
+/*
+ * Name the function of each frame, and give each call of its function the
+ * samples that passed it, over all contexts: the call instruction's, which
+ * counts a sample once however many frames of a recursion it passed.
+ */
 static void flamegraph_annotate__frames(struct flamegraph_annotate *fa,
 					struct flamegraph_node *node)
 {
@@ -277,10 +281,13 @@ static void flamegraph_annotate__frames(struct flamegraph_annotate *fa,
 		for (cs = node->callsites; cs; cs = cs->next) {
 			struct flamegraph_function_insn *call;
 
+			if (cs->call->counted)
+				continue;
+			cs->call->counted = true;
 			call = flamegraph_function__call(fn, fn->start + cs->addr - node->addr);
 			if (call) {
-				call->calls += cs->weight;
-				call->call_samples += cs->samples;
+				call->calls += cs->call->weight;
+				call->call_samples += cs->call->samples;
 			}
 		}
 	}

@@ -122,6 +122,15 @@ struct flamegraph_callsite_entry {
 	const struct flamegraph_node	*node;
 };
 
+/* A call instruction in fg->call_index: its DSO and address, for the lookup. */
+struct flamegraph_call_entry {
+	struct flamegraph_call	call;
+	long			dso_key;
+	u64			addr;
+	bool			kernel;
+	u64			last;	/* fg->nr_accounted of the sample counted last */
+};
+
 static size_t flamegraph_stack_key__hash(const struct flamegraph_stack_key *key)
 {
 	size_t hash = flamegraph__hash_combine((unsigned long)key->machine, key->pid);
@@ -294,7 +303,9 @@ void flamegraph__exit(struct flamegraph *fg)
 	hashmap__free_checked(fg->generations);
 	hashmap__free_checked(fg->warned);
 	hashmap__free_checked(fg->callsite_index);
+	hashmap__free_checked(fg->call_index);
 	fg->callsite_index = NULL;
+	fg->call_index = NULL;
 	fg->insn_index = NULL;
 	fg->leaves = NULL;
 	fg->stacks = NULL;
@@ -537,23 +548,56 @@ int flamegraph__track_callsites(struct flamegraph *fg)
 	if (fg->callsite_index)
 		return 0;
 	fg->callsite_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
-	if (IS_ERR(fg->callsite_index)) {
+	fg->call_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	if (IS_ERR(fg->callsite_index) || IS_ERR(fg->call_index)) {
+		hashmap__free_checked(fg->callsite_index);
+		hashmap__free_checked(fg->call_index);
 		fg->callsite_index = NULL;
+		fg->call_index = NULL;
 		return -ENOMEM;
 	}
 	return 0;
 }
 
 /*
- * The call site of @node at @frame's IP (a return address), created if
- * new, and put on fg->path; 0, or -ENOMEM.  Only functions have call
- * sites shown: not unknown frames, nor inlined ones, whose address is
- * their caller's.
+ * The call instruction that returns to @addr in @node's function (the
+ * same in every frame of it), created if new; NULL without memory.
+ */
+static struct flamegraph_call *flamegraph__call(struct flamegraph *fg,
+						const struct flamegraph_node *node, u64 addr)
+{
+	long dso_key = flamegraph__dso_key(node->dso);
+	size_t hash = flamegraph__hash_combine(flamegraph__hash_combine(dso_key, addr),
+					       node->kernel);
+	struct flamegraph_call_entry *entry;
+	struct hashmap_entry *cur;
+
+	hashmap__for_each_key_entry(fg->call_index, cur, hash) {
+		entry = cur->pvalue;
+		if (entry->dso_key == dso_key && entry->addr == addr &&
+		    entry->kernel == node->kernel)
+			return &entry->call;
+	}
+	entry = flamegraph__zalloc(fg, sizeof(*entry));
+	if (!entry || hashmap__append(fg->call_index, hash, entry))
+		return NULL;
+	entry->dso_key = dso_key;
+	entry->addr = addr;
+	entry->kernel = node->kernel;
+	return &entry->call;
+}
+
+/*
+ * The call site of @node at @frame's IP (a return address, or one less:
+ * @frame's @unwound), created if new, and put on fg->path; 0, or
+ * -ENOMEM.  Only functions have call sites shown: not unknown frames, nor
+ * inlined ones, whose address is their caller's.
  */
 static int flamegraph__callsite(struct flamegraph *fg, struct flamegraph_node *node,
 				const struct flamegraph_frame *frame)
 {
-	u64 addr = frame->ms.map ? map__map_ip(frame->ms.map, frame->ip) : frame->ip;
+	u64 ip = frame->ip + frame->unwound;
+	u64 addr = frame->ms.map ? map__map_ip(frame->ms.map, ip) : ip;
 	size_t hash = flamegraph__hash_combine((unsigned long)node, addr);
 	struct flamegraph_callsite_entry *entry;
 	struct hashmap_entry *cur;
@@ -570,6 +614,9 @@ static int flamegraph__callsite(struct flamegraph *fg, struct flamegraph_node *n
 		return -ENOMEM;
 	entry->node = node;
 	entry->callsite.addr = addr;
+	entry->callsite.call = flamegraph__call(fg, node, addr);
+	if (!entry->callsite.call)
+		return -ENOMEM;
 	entry->callsite.next = node->callsites;
 	node->callsites = &entry->callsite;
 out:
@@ -589,9 +636,19 @@ void flamegraph__account_callsites(struct flamegraph *fg,
 
 	if (!fg->callsite_index)
 		return;
+	fg->nr_accounted++;
 	for (i = 0; i < nr; i++) {
+		struct flamegraph_call_entry *call;
+
 		path[i]->weight += weight;
 		path[i]->samples += nr_samples;
+		/* Recursion: a call passed by several frames, counted once. */
+		call = container_of(path[i]->call, struct flamegraph_call_entry, call);
+		if (call->last != fg->nr_accounted) {
+			call->last = fg->nr_accounted;
+			call->call.weight += weight;
+			call->call.samples += nr_samples;
+		}
 	}
 }
 

@@ -65,13 +65,33 @@ struct flamegraph_insn {
 };
 
 /**
+ * struct flamegraph_call - a call instruction, over all contexts
+ * @weight: the weight of the samples whose stacks leave a frame of its
+ *          function by it, each sample counted once however many of its
+ *          frames do (recursion)
+ * @samples: the number of those samples
+ * @counted: its function's row has it (flamegraph__add_functions())
+ *
+ * Shared by the call sites (struct flamegraph_callsite) of every frame of
+ * its function at the same address.
+ */
+struct flamegraph_call {
+	u64	weight;
+	u64	samples;
+	bool	counted;
+};
+
+/**
  * struct flamegraph_callsite - a call out of a frame, and what went through it
  * @next: the next call site of the same node
- * @addr: the return address of the call, the callchain entry of the
- *        caller, as a map-relative (dso) address, as struct symbol's
+ * @addr: the return address of the call, as a map-relative (dso) address,
+ *        as struct symbol's: the caller's callchain entry, plus 1 where
+ *        an unwinder gave the return address minus 1
+ *        (struct flamegraph_frame's @unwound)
  * @weight: the weight of the samples whose stacks pass this node and
  *          leave it by this call (struct flamegraph_node's @self unit)
  * @samples: the number of those samples
+ * @call: the call instruction, over all the contexts of its function
  *
  * Counted by flamegraph__account_callsites() for FUNC nodes, inlined ones
  * excepted, after flamegraph__track_callsites().
@@ -81,6 +101,7 @@ struct flamegraph_callsite {
 	u64				addr;
 	u64				weight;
 	u64				samples;
+	struct flamegraph_call		*call;
 };
 
 /**
@@ -251,6 +272,11 @@ enum flamegraph_weight {
  * @chunks: the memory of the nodes, instructions and stacks
  * @callsite_index: the call sites of all nodes, by node and address;
  *                  NULL unless flamegraph__track_callsites() was called
+ * @call_index: the call instructions of those call sites, by DSO and
+ *              address, likewise
+ * @nr_accounted: calls of flamegraph__account_callsites(), each sample's
+ *                number, so that a sample counts once on a call
+ *                instruction that several of its frames left by
  * @path: the call sites of the stack walked last, for
  *        flamegraph__account_callsites() and flamegraph__add_stack()
  * @nr_path: entries in @path
@@ -279,6 +305,8 @@ struct flamegraph {
 	struct flamegraph	*warn_with;
 	struct flamegraph_chunk	*chunks;
 	struct hashmap		*callsite_index;
+	struct hashmap		*call_index;
+	u64			nr_accounted;
 	struct flamegraph_callsite **path;
 	size_t			nr_path;
 	size_t			alloc_path;
@@ -294,11 +322,16 @@ struct flamegraph {
  *      references when it keeps them)
  * @ip: memory address of the entry, as in a sample or callchain
  * @kernel: the address is kernel code
+ * @unwound: @ip is the return address minus 1, as perf's DWARF unwinders
+ *           give a caller's entry (dwfl_frame_pc()'s !isactivation), so
+ *           that it resolves to the call's function and line; frame-pointer
+ *           callchains hold the return address itself
  */
 struct flamegraph_frame {
 	struct map_symbol	ms;
 	u64			ip;
 	bool			kernel;
+	bool			unwound;
 };
 
 /**

@@ -11,7 +11,9 @@
 # gives, with the file's text, for perf flamegraph and perf report
 # --flamegraph alike; --asm-functions limits the table; a
 # source changed since the build, or code perf can't read (the kernel's
-# without vmlinux or kcore), is said, not shown.
+# without vmlinux or kcore), is said, not shown. With --call-graph dwarf
+# the call sites are the calls, as with -g; in a recursive fib() a call
+# counts a sample once, however many of its frames made it.
 
 set -e
 
@@ -116,4 +118,29 @@ EOF
 	test "$(grep -c "no vmlinux or kcore" "$d/stderr")" -eq 1
 }
 
-run_parts test_context test_report test_page test_limit test_stale_source test_no_code
+test_dwarf() {
+	echo "--call-graph dwarf: the call sites are the calls, as with -g"
+	local d="${workdir}/dwarf"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 250000 --call-graph dwarf,4096 -o "$d/p.data" \
+		"${workdir}/ctx" 2> /dev/null
+	perf flamegraph -q -i "$d/p.data" --asm -o "$d/fg.json"
+	perf flamegraph -q -i "${workdir}/p.data" --asm -o "$d/fp.json"
+	ctx_check --data "$d/p.data" --json "$d/fg.json" --dwarf \
+		--fp-data "${workdir}/p.data" --fp-json "$d/fp.json"
+}
+
+test_recursion() {
+	echo "A recursive fib(): a sample passes a call once, however deep"
+	local d="${workdir}/fib"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/p.data" \
+		"${workdir}/ctx" 4000 fib 2> /dev/null
+	perf flamegraph -q -i "$d/p.data" --asm -o "$d/fg.json"
+	ctx_check --data "$d/p.data" --json "$d/fg.json" --recursion
+}
+
+run_parts test_context test_report test_page test_limit test_stale_source test_no_code test_dwarf \
+	test_recursion

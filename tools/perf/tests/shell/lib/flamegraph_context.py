@@ -10,6 +10,7 @@ of lib/flamegraph_context.c.
 Prints one "ok: ..." line per check, or "FAILED: ..." and exits 1.
 """
 import argparse
+import bisect
 import collections
 import json
 import os
@@ -229,6 +230,159 @@ def check_srclines(args, tree, fns):
     print(f"ok: {nr} instructions' source lines are addr2line's, their text the file's")
 
 
+def script_chains(perf, data):
+    """Each sample's comm, period and callchain, outermost caller first,
+    as (symbol, offset from it, is kernel, DSO's file name) tuples: perf
+    script -F comm,period,ip,sym,symoff,dso."""
+    out = subprocess.run([perf, "script", "--no-inline", "-i", data, "-F",
+                          "comm,period,ip,sym,symoff,dso"],
+                         capture_output=True, text=True, check=True)
+    samples, head, chain = [], None, []
+    for line in out.stdout.splitlines() + [""]:
+        if line.strip() and line.startswith(("\t", " ")) and head is not None:
+            parts = line.split(None, 1)
+            kernel = int(parts[0], 16) >= 1 << 63
+            sym, _, dso = (parts[1] if len(parts) > 1 else "[unknown]").rpartition(" (")
+            dso = os.path.basename(dso.rstrip().rstrip(")"))
+            name, _, off = sym.strip().rpartition("+0x")
+            chain.append((name, int(off, 16), kernel, dso) if name else
+                         (sym.strip(), None, kernel, dso))
+            continue
+        if head is not None:
+            samples.append((head[0], int(head[1]), chain[::-1]))
+        head, chain = (line.strip().rsplit(None, 1) if line.strip() else None), []
+    return samples
+
+
+def function_totals(tree, key):
+    """Each function's weight (@key "v") or samples ("s") in all contexts:
+    its frames', a frame inside another of it (recursion) counted once, as
+    the page's all-contexts shares count them."""
+    out = collections.Counter()
+
+    def walk(node, inside):
+        if "F" in node and node["F"] not in inside:
+            out[node["F"]] += fc.total(node, key)
+        inner = inside | {node["F"]} if "F" in node else inside
+        for c in node["c"]:
+            walk(c, inner)
+    walk(tree, frozenset())
+    return out
+
+
+def check_calls(args, tree, fns, samples, unwound):
+    """The call sites of each frame of the program's functions and each
+    call's row in all contexts, from perf script's callchains: a caller's
+    entry is in the call instruction (the return address minus 1, from a
+    DWARF unwinder: @unwound) or right after it (frame pointers).  Each
+    call row counts a sample once, however many frames of a recursion
+    passed it; no share passes 100%.  Returns {call address: samples}."""
+    ranges = fc.nm_ranges(args.binary)
+    starts = {name: start for start, (end, name) in ranges.items()}
+    code = fc.objdump_lines(args.binary)
+    addrs = sorted(code)
+
+    def insn_at(addr):
+        """The instruction that holds @addr, and the one after it."""
+        j = bisect.bisect_right(addrs, addr) - 1
+        return addrs[j], addrs[j + 1] if j + 1 < len(addrs) else None
+
+    mine = {f["n"] for f in fns if f["d"] == os.path.basename(args.binary)} & set(starts)
+    per_frame = collections.defaultdict(collections.Counter)
+    through, period = collections.Counter(), collections.Counter()
+    for comm, per, chain in samples:
+        calls = set()
+        for k in range(len(chain) - 1):
+            sym, off, kernel, dso = chain[k]
+            if (sym not in mine or off is None or chain[k + 1][2] != kernel or
+                    dso != os.path.basename(args.binary)):
+                continue
+            call, ret = insn_at(starts[sym] + off - (0 if unwound else 1))
+            if not code[call].startswith("call"):
+                fail(f"perf script: {sym}+{off:#x} is in {code[call]!r} at {call:#x}, "
+                     "not a call")
+            per_frame[tuple([comm] + [c[0] for c in chain[:k + 1]])][ret] += 1
+            calls.add(call)
+        for call in calls:
+            through[call] += 1
+            period[call] += per
+    frames = [(p, n) for p, n in frames_of(tree, os.path.basename(args.binary))
+              if fns[n["F"]]["n"] in mine]
+    if not frames:
+        fail("no frame of the program has a function")
+    nr_sites = 0
+    for path, node in frames:
+        # "_start (ctx+0x1070)": a name that two DSOs have.
+        path = [label.split(" (")[0] for label in path]
+        got = collections.Counter({int(x[0], 16): x[2] for x in node["x"]})
+        for ret in got:
+            if not code.get(insn_at(ret - 1)[0], "").startswith("call"):
+                fail(f"{';'.join(path)}: call site {ret:#x} is no return address: "
+                     f"objdump has {code.get(insn_at(ret - 1)[0])!r} before it")
+        if got != per_frame[tuple(path)]:
+            fail(f"{';'.join(path)}: call sites {dict(got)}, "
+                 f"perf script {dict(per_frame[tuple(path)])}")
+        if sum(x[1] for x in node["x"]) > fc.total(node):
+            fail(f"{';'.join(path)}: its calls weigh more than the frame")
+        nr_sites += len(got)
+    weights, counts = function_totals(tree, "v"), function_totals(tree, "s")
+    rows = {}
+    for j, fn in enumerate(fns):
+        for i in fn["i"]:
+            if i[7] > weights[j] or i[8] > counts[j] or i[5] > weights[j]:
+                fail(f"{fn['n']} {i[0]}: calls {i[7]} ({i[8]} samples), self {i[5]}, "
+                     f"of {weights[j]} ({counts[j]} samples) in all its frames: over 100%")
+            if fn["n"] not in mine or fn["d"] != os.path.basename(args.binary):
+                continue
+            addr = int(i[0], 16)
+            if i[8] and not code[addr].startswith("call"):
+                fail(f"{fn['n']} {i[0]}: {i[8]} samples through {code[addr]!r}, no call")
+            if (i[8], i[7]) != (through[addr], period[addr]):
+                fail(f"{fn['n']} {i[0]} {i[1]!r}: calls {i[7]} ({i[8]} samples); "
+                     f"perf script: {period[addr]} ({through[addr]} samples) pass it")
+            if i[8]:
+                rows[addr] = i[8]
+    print(f"ok: {'DWARF' if unwound else 'frame-pointer'} callchains: {nr_sites} call sites of "
+          f"{len(frames)} frames and {len(rows)} call rows agree with perf script's "
+          f"{len(samples)} samples, each counted once per call; no share over 100%")
+    return rows, code, starts
+
+
+def check_dwarf(args, tree, fns):
+    """--call-graph dwarf gives the call sites -g gives: every call of
+    the program to its own functions is passed in both."""
+    fp_tree = json.load(open(args.fp_json, encoding="utf-8"))
+    got = {}
+    for name, unwound, data, t in (("-g", False, args.fp_data, fp_tree),
+                                   ("dwarf", True, args.data, tree)):
+        rows, code, starts = check_calls(args, t, t["functions"],
+                                         script_chains(args.perf, data), unwound)
+        got[name] = rows
+    want = {a for a, text in code.items()
+            if text.startswith("call") and
+            any(text.endswith(f"<{f}>") for f in ("work", "two_sites", "one_site"))}
+    if len(want) != 5:
+        fail(f"objdump: {len(want)} calls of work, two_sites and one_site, not 5")
+    for name, rows in got.items():
+        if not want <= set(rows):
+            fail(f"{name}: no samples through the calls at "
+                 f"{sorted(hex(a) for a in want - set(rows))}")
+    print(f"ok: -g and dwarf: the program's {len(want)} calls all have samples: "
+          + ", ".join(f"{a:#x} {got['-g'][a]}/{got['dwarf'][a]}" for a in sorted(want)))
+
+
+def check_recursion(args, tree, fns):
+    """A recursive fib(): each call row counts a sample once."""
+    rows, code, starts = check_calls(args, tree, fns, script_chains(args.perf, args.data),
+                                     False)
+    fib = [a for a, text in code.items() if text.startswith("call") and
+           text.endswith("<fib>") and starts["fib"] <= a < starts["fib_loop"]]
+    if len(fib) != 2 or not all(rows.get(a) for a in fib):
+        fail(f"fib()'s recursive calls {[hex(a) for a in fib]}: samples {rows}")
+    print(f"ok: fib()'s recursive calls: {', '.join(f'{a:#x} {rows[a]}' for a in fib)} "
+          "samples, each once")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--perf", default="perf")
@@ -238,6 +392,12 @@ def main():
     ap.add_argument("--source")
     ap.add_argument("--stale", help="the source changed: the reason expected")
     ap.add_argument("--max", type=int, help="--asm-functions given")
+    ap.add_argument("--dwarf", action="store_true",
+                    help="--data is a --call-graph dwarf recording; --fp-data "
+                         "and --fp-json a -g one")
+    ap.add_argument("--fp-data")
+    ap.add_argument("--fp-json")
+    ap.add_argument("--recursion", action="store_true", help="the fib mode's recording")
     args = ap.parse_args()
 
     with open(args.json, encoding="utf-8") as f:
@@ -247,6 +407,12 @@ def main():
         fail("no functions table")
     ranges = {s: r for s, r in fc.nm_ranges(args.binary).items()
               if r[1] in ("work", "two_sites", "one_site", "main")}
+    if args.dwarf:
+        check_dwarf(args, tree, fns)
+        return
+    if args.recursion:
+        check_recursion(args, tree, fns)
+        return
     if args.max is not None:
         if len(fns) != args.max:
             fail(f"--asm-functions={args.max}: {len(fns)} functions")
