@@ -262,7 +262,7 @@ test_context() {
 	# shellcheck disable=SC2086
 	step "cc" cc ${cflags} -o "${prog}" "${shelldir}/lib/flamegraph_context.c"
 	step "perf record" perf record -q -e cpu-clock -c 100000 -g \
-		-o "${workdir}/c.data" "${prog}" 1
+		-o "${workdir}/c.data" "${prog}"
 	step "perf flamegraph" perf flamegraph -i "${workdir}/c.data" --asm \
 		-o "${workdir}/c.html"
 	# shellcheck disable=SC2086
