@@ -246,7 +246,7 @@ test_server_silent() {
 	echo "--debuginfod, a server that accepts and never answers: one question, one timeout"
 	local err="$d/silent.err" timeout=2 start base elapsed line
 
-	py_server silent silent
+	py_server silent hang
 	# What reading the recording takes here without asking.
 	start=$(now_ms)
 	flamegraph --asm --inline -o "$d/silent-base.folded" 2> /dev/null
@@ -257,10 +257,10 @@ test_server_silent() {
 	elapsed=$(($(now_ms) - start))
 	py_server_stop
 	echo "${elapsed} ms, ${base} ms without --debuginfod"
-	cat "$d/silent.log"
+	cat "$d/hang.log"
 	# The stripped program was asked once: libdebuginfod's two retries
 	# would ask three times, 3 * DEBUGINFOD_TIMEOUT.
-	test "$(cat "$d/silent.log")" = "debuginfo ${bid}"
+	test "$(cat "$d/hang.log")" = "debuginfo ${bid}"
 	# The man page's bound: one DEBUGINFOD_TIMEOUT in all, here with
 	# one and a half of slack for a busy machine; without it, three.
 	test $((elapsed - base)) -lt $((5 * timeout * 1000 / 2))
