@@ -6,9 +6,11 @@
 # own, started here on 127.0.0.1: with --debuginfod (or the perfconfig
 # key) its frames, inlined frames, source lines and leaves are those the
 # unstripped program gives the same recording, also where the binary is
-# not on this machine; without it, [unknown] frames and one warning; with
-# the server stopped or gone, the same as without and one line that says
-# so.
+# not on this machine, and one line names what was fetched; without it,
+# [unknown] frames and one warning; with the server stopped, gone or
+# silent, the same as without and one line that says so, after one
+# question and one DEBUGINFOD_TIMEOUT at most; with the program's DWARF
+# here, no question for it.
 
 set -e
 
@@ -36,9 +38,16 @@ stop_server() {
 	fi
 }
 
-# As lib/flamegraph.sh's, the server stopped first.
+# As lib/flamegraph.sh's, the servers stopped first.
 cleanup() {
+	local pid
+
 	stop_server
+	if [ -f "${workdir}/py-pids" ]; then
+		while read -r pid; do
+			kill "${pid}" 2> /dev/null || true
+		done < "${workdir}/py-pids"
+	fi
 	rm -rf "${workdir}"
 	trap - EXIT TERM INT
 }
@@ -141,6 +150,9 @@ test_debuginfod() {
 	done
 	same_as_unstripped "$d/with"
 	grep -q "\"jb *0x[0-9a-f]* <walk_a+0x[0-9a-f]*>" "$d/with.json"
+	# One line names the DSO fetched.
+	test "$(grep -c "debuginfod:" "$d/with.err")" -eq 1
+	grep -q "^debuginfod: fetched debug info of ${prog} (build-id ${bid})$" "$d/with.err"
 	# Each run asked the server, into its own cache.
 	test -s "$d/cache-${fg_part}${run}/.build-id/${bid:0:2}/${bid:2}/debug"
 }
@@ -166,6 +178,9 @@ test_binary_away() {
 	done
 	mv "$d/away" "${prog}"
 	refute grep -q "can't be read" "$d/away.err"
+	test "$(grep -c "debuginfod:" "$d/away.err")" -eq 1
+	grep -q "^debuginfod: fetched debug info and binary of ${prog} (build-id ${bid})$" \
+		"$d/away.err"
 	same_as_unstripped "$d/away"
 }
 
@@ -198,5 +213,99 @@ test_server_gone() {
 	refute grep -q "no symbols name" "${err}"
 }
 
+# py_server silent|serve NAME [DIR]: lib/flamegraph_debuginfod_server.py,
+# its URL in py_url and its pid in py_pid, each request it reads logged
+# in $d/NAME.log ("debuginfo BUILD-ID").  "silent" accepts and never
+# answers; "serve" serves DIR's BUILD-ID.debug and BUILD-ID.
+py_server() {
+	local tries=600
+
+	python3 "${shelldir}/lib/flamegraph_debuginfod_server.py" "$1" "$d/$2.port" \
+		"$d/$2.log" "${3:-}" 2> "$d/$2.err" &
+	py_pid=$!
+	echo "${py_pid}" >> "$d/py-pids"
+	touch "$d/$2.log"
+	# Python may take seconds to start on a busy machine.
+	while [ ! -s "$d/$2.port" ] && [ $((tries -= 1)) -gt 0 ]; do
+		sleep 0.1
+	done
+	test -s "$d/$2.port" || { cat "$d/$2.err"; false; }
+	py_url=http://127.0.0.1:$(cat "$d/$2.port")
+}
+
+py_server_stop() {
+	kill "${py_pid}"
+	wait "${py_pid}" 2> /dev/null || true
+}
+
+# Milliseconds since the epoch.
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+test_server_silent() {
+	echo "--debuginfod, a server that accepts and never answers: one question, one timeout"
+	local err="$d/silent.err" timeout=2 start base elapsed line
+
+	py_server silent hang
+	# What reading the recording takes here without asking.
+	start=$(now_ms)
+	flamegraph --asm --inline -o "$d/silent-base.folded" 2> /dev/null
+	base=$(($(now_ms) - start))
+	start=$(now_ms)
+	DEBUGINFOD_TIMEOUT=${timeout} flamegraph --asm --inline --debuginfod="${py_url}" \
+		-o "$d/silent.folded" 2> "${err}"
+	elapsed=$(($(now_ms) - start))
+	py_server_stop
+	echo "${elapsed} ms, ${base} ms without --debuginfod"
+	cat "$d/hang.log"
+	# The stripped program was asked once: libdebuginfod's two retries
+	# would ask three times, 3 * DEBUGINFOD_TIMEOUT.
+	test "$(cat "$d/hang.log")" = "debuginfo ${bid}"
+	# The man page's bound: one DEBUGINFOD_TIMEOUT in all, here with
+	# one and a half of slack for a busy machine; without it, three.
+	test $((elapsed - base)) -lt $((5 * timeout * 1000 / 2))
+	cmp "$d/silent.folded" "$d/without.folded"
+	line="^Warning: debuginfod: no answer from ${py_url} for ${prog} (build-id ${bid}): "
+	line+=".*; not asking it again$"
+	test "$(grep -c "${line}" "${err}")" -eq 1
+	test "$(grep -c "debuginfod:" "${err}")" -eq 1
+}
+
+test_local_dwarf() {
+	echo "--debuginfod, the program's DWARF on this machine: it is not asked for"
+	local err="$d/local.err"
+
+	mkdir "$d/py-served"
+	cp "$d/served/prog.debug" "$d/py-served/${bid}.debug"
+	cp "$d/served/prog" "$d/py-served/${bid}"
+	cp "$d/full" "${prog}"
+	py_server serve local "$d/py-served"
+	flamegraph --asm --inline --debuginfod="${py_url}" -o "$d/local.folded" 2> "${err}"
+	py_server_stop
+	strip --strip-all -o "${prog}" "$d/full"
+	cat "$d/local.log"
+	refute grep -q "${bid}" "$d/local.log"
+	refute grep -q "debuginfod:" "${err}"
+	cmp "$d/local.folded" "$d/ref.folded"
+}
+
+test_fetched() {
+	echo "--debuginfod: the program fetched is said in one line, asked for once"
+	local err="$d/fetched.err" line
+
+	mkdir "$d/py-fetched"
+	cp "$d/served/prog.debug" "$d/py-fetched/${bid}.debug"
+	py_server serve fetched "$d/py-fetched"
+	flamegraph --asm --inline --debuginfod="${py_url}" -o "$d/fetched.folded" 2> "${err}"
+	py_server_stop
+	cat "$d/fetched.log" "${err}"
+	test "$(grep -c "^debuginfo ${bid}$" "$d/fetched.log")" -eq 1
+	line="^debuginfod: fetched debug info of ${prog} (build-id ${bid})$"
+	test "$(grep -c "${line}" "${err}")" -eq 1
+	test "$(grep -c "debuginfod:" "${err}")" -eq 1
+	cmp "$d/fetched.folded" "$d/ref.folded"
+}
+
 run_parts test_without test_debuginfod test_config test_binary_away test_server_stopped \
-	test_server_gone
+	test_server_gone test_server_silent test_local_dwarf test_fetched
