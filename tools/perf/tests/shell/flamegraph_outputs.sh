@@ -510,7 +510,8 @@ test_cut_header() {
 	for n in 100 20; do
 		f="$d/cut${n}.data"
 		head -c "${n}" "${data}" > "${f}"
-		msg="${f} is cut short: its header ends at offset 0x68 but the file at $(printf '%#x' "${n}"): it is truncated"
+		msg="${f} is cut short: its header ends at offset 0x68"
+		msg+=" but the file at $(printf '%#x' "${n}"): it is truncated"
 		for cmd in "flamegraph -o $d/x.html" "report --stdio"; do
 			st=0
 			# shellcheck disable=SC2086

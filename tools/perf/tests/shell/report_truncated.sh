@@ -143,8 +143,8 @@ test_cut_header() {
 			err=1
 			return
 		fi
-		if ! grep -q "^$f is cut short: its header ends at offset 0x68 but the file at $(printf '%#x' "${n}"): it is truncated$" \
-			"${workdir}/err"; then
+		if ! grep -q "^$f is cut short: its header ends at offset 0x68 but the file at $(
+			printf '%#x' "${n}"): it is truncated$" "${workdir}/err"; then
 			echo "Cut header [Failed: not said to be cut short at ${n} bytes]"
 			cat "${workdir}/err"
 			err=1
