@@ -25,6 +25,7 @@ tests=(
 	"perf flamegraph --asm: each hot function's whole code, in context"
 	"perf flamegraph --debuginfod"
 	"perf flamegraph HTML viewer in Chromium"
+	"perf flamegraph: the README's commands, as printed"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"
 	"perf script python: names, symbol ranges, the image perf disassembles"
@@ -46,10 +47,12 @@ tests=(
 	"perf addr2line.style=libdw: source lines and inlines of a small PIE"
 )
 
-# The browser test is this repository's, not the series': make
-# check-patches runs the tests of the series alone.
+# The browser and README tests are this repository's, not the series':
+# make check-patches runs the tests of the series alone.
 [ -e "$srcdir/tests/shell/flamegraph_browser.sh" ] ||
 	tests=("${tests[@]/perf flamegraph HTML viewer in Chromium}")
+[ -e "$srcdir/tests/shell/flamegraph_readme.sh" ] ||
+	tests=("${tests[@]/perf flamegraph: the README*}")
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
