@@ -61,6 +61,7 @@ static int flamegraph_path__push(struct flamegraph_path *fp,
 	frame->ip = chain->ip;
 	frame->kernel = flamegraph_frame__is_kernel(fp->machine, chain->ms.map,
 						    chain->ip);
+	frame->unwound = false;
 	return 0;
 }
 
