@@ -274,7 +274,7 @@ PY
 
 test_flamegraph_py() {
 	echo "perf script report flamegraph --asm: the same tree as perf flamegraph --asm"
-	local d="${workdir}/fgpy" perfdir
+	local d="${workdir}/fgpy" perfdir pid
 
 	# Where perf script finds its scripts: this tree's, if perf is not
 	# installed with them.
@@ -312,6 +312,30 @@ test_flamegraph_py() {
 	grep -q "^--asm: perf flamegraph failed: \|give the input with -i" "$d/x.err"
 	refute grep Traceback "$d/x.err"
 	test ! -e "$d/x.json"
+	# perf rebuilt or upgraded while the script runs: its file at the
+	# path perf runs from is gone ("... (deleted)"), the script runs the
+	# perf running it.  perf script reads the recording from a FIFO that
+	# ends only once the copy of perf it runs is deleted.
+	mkdir "$d/bin"
+	cp "$(command -v perf)" "$d/bin/perf"
+	perf inject -i "$d/perf.data" -o - > "$d/pipe.data" 2> /dev/null
+	perf flamegraph -i "$d/pipe.data" --asm --weight samples --format json \
+		-o "$d/pipe.json" 2> /dev/null
+	mkfifo "$d/fifo"
+	(cd "$d" && exec bin/perf script -i - -s "${perfdir}/scripts/python/flamegraph.py" \
+		-- --asm -f json -o del.json -i pipe.data < fifo > /dev/null 2> del.err) &
+	pid=$!
+	{
+		cat "$d/pipe.data"
+		while kill -0 "${pid}" 2> /dev/null &&
+			[ "$(readlink "/proc/${pid}/exe")" != "$d/bin/perf" ]; do
+			sleep 0.1
+		done
+		rm "$d/bin/perf"
+	} > "$d/fifo"
+	wait "${pid}" || { cat "$d/del.err"; return 1; }
+	cmp "$d/del.json" "$d/pipe.json"
+	grep -q '"k":"insn"' "$d/del.json"
 }
 
 test_periods() {
