@@ -79,7 +79,7 @@ fi
 src=$top/build/src/tools/perf
 if [ -d "$src/tests/shell" ]; then
 	if ! (cd "$src" && PATH="$(dirname "$perf"):$PATH" ASAN_OPTIONS=detect_leaks=0 \
-	      PPROF=${PPROF:-$top/build/pprof} "$perf" test \
+	      PPROF=${PPROF:-$top/build/pprof} "$perf" test -vv \
 		"perf flamegraph inputs" "perf flamegraph outputs and bad input" \
 		"perf flamegraph --diff and perf diff --flamegraph" \
 		"perf flamegraph --format pprof, read by pprof" \
@@ -88,9 +88,12 @@ if [ -d "$src/tests/shell" ]; then
 		"perf flamegraph --asm: each hot function's whole code, in context" \
 		"perf flamegraph --debuginfod") \
 		> "$work/shell.log" 2>&1 ||
-	   grep -q FAILED "$work/shell.log"; then
+	   grep -qE ": FAILED!$" "$work/shell.log"; then
 		echo "shell tests failed with ASan:"
-		grep -E ": (Ok|FAILED|Skip)" "$work/shell.log"
+		grep -E "^ *[0-9.]+: .*: (Ok|FAILED!|Skip.*)$" "$work/shell.log"
+		# Which part, which command, and any sanitizer's words.
+		grep -E '^test_[a-z0-9_]+( FAILED|: line [0-9]+: .*)$|runtime error|Sanitizer' \
+			"$work/shell.log" | head -20
 		ours=$((ours + 1))
 	fi
 	echo "shell tests with ASan: $(grep -cE ': Ok$' "$work/shell.log") Ok," \

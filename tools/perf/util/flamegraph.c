@@ -150,7 +150,7 @@ static bool flamegraph_stack_key__equal(const struct flamegraph_stack_key *a,
 	return a->ip == b->ip && a->pid == b->pid && a->tid == b->tid &&
 	       a->cpumode == b->cpumode && a->callers == b->callers &&
 	       a->machine == b->machine && a->nr == b->nr &&
-	       !memcmp(a->ips, b->ips, a->nr * sizeof(*a->ips));
+	       (!a->nr || !memcmp(a->ips, b->ips, a->nr * sizeof(*a->ips)));
 }
 
 /*
@@ -777,7 +777,9 @@ struct flamegraph_stack *flamegraph__add_stack(struct flamegraph *fg,
 			return NULL;
 		stack->key = *key;
 		stack->key.ips = stack->ips;
-		memcpy(stack->ips, key->ips, key->nr * sizeof(*key->ips));
+		/* A sample without a callchain has no ips to copy. */
+		if (key->nr)
+			memcpy(stack->ips, key->ips, key->nr * sizeof(*key->ips));
 		stack->process = flamegraph__process(fg, key->pid);
 		if (!stack->process || hashmap__append(fg->stacks, hash, stack))
 			return NULL;
