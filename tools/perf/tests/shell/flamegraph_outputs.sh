@@ -245,13 +245,14 @@ test_record_command() {
 	else
 		skip_part "no setsid(1) to send ^C"
 	fi
-	# record: any of perf record's options, as the recording's command
-	# line shows them after ours: the whole machine while a command runs,
-	# or other processes only.
+	# record: any of perf record's options: the whole machine while a
+	# command runs, or other processes only.  The recording's command
+	# line is the one typed, perf flamegraph's, not the words it gave
+	# perf record.
 	perf flamegraph -i "$d/a.data" -o "$d/a.folded" record -F 499 --call-graph fp -a \
 		-- "$d/prog" 10 > /dev/null 2> /dev/null
 	perf report -i "$d/a.data" --header-only 2> /dev/null |
-		grep -q "^# cmdline : .* record -g -o .* -F 499 --call-graph fp -a -- $d/prog 10 *$"
+		grep -qx "# cmdline : [^ ]* flamegraph -i $d/a.data -o $d/a.folded record -F 499 --call-graph fp -a -- $d/prog 10 "
 	perf evlist -i "$d/a.data" -v 2> /dev/null | grep -q "sample_freq }: 499, .* freq: 1"
 	grep -q "^prog;" "$d/a.folded"
 	# Longer than perf flamegraph takes to start recording, however busy
@@ -268,7 +269,7 @@ test_record_command() {
 	kill "${pid}"
 	wait "${pid}" || true
 	perf report -i "$d/p.data" --header-only 2> /dev/null |
-		grep -q "^# cmdline : .* record -g -o .* -c 100000 -p ${pid} -- sleep 1 *$"
+		grep -qx "# cmdline : [^ ]* flamegraph -i $d/p.data -o $d/p.folded record -c 100000 -p ${pid} -- sleep 1 "
 	grep -q "^perf[^;]*;.*noploop" "$d/p.folded"
 	refute grep -q "^sleep;" "$d/p.folded"
 	# perf record's letters are not perf flamegraph's: -F, -p, -a are

@@ -83,7 +83,9 @@ assert mappings[0][0] == prog, mappings
 assert 'cpu-clock/nanoseconds[dflt] samples/count' in raw, raw[:2000]
 assert re.search(r'^PeriodType: cpu-clock nanoseconds$', raw, re.M), raw[:500]
 assert re.search(r'^Period: 100000$', raw, re.M), raw[:500]
-assert re.search(r'^Comment: cmdline: .*perf record .* -o .*p\.data ', raw, re.M), raw[:500]
+# perf record's command line, as typed.
+assert re.search(r'^Comment: cmdline: \S+ record -q -e cpu-clock -c 100000 -g -o ' +
+                 re.escape(f'{d}/p.data {prog} 300') + '$', raw, re.M), raw[:500]
 # Per comm, pid and tid: the samples and periods of perf script.
 got, want = samples(raw, False), script('script', False)
 assert got and got == want, (got, want)
