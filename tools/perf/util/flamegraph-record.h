@@ -50,7 +50,9 @@ const char *flamegraph_record__bad_option(int argc, const char **argv);
  * -e, so its own --call-graph wins.  @record runs in a child, as perf
  * record runs alone: its global state (symbol_conf, callchain_param,
  * symbol__exit()) and its atexit() handler, which dies of the signal
- * that ended the workload, stay there.  The recording goes to a new file
+ * that ended the workload, stay there.  Its header's command line is the
+ * one typed, perf flamegraph's, that perf.c keeps for perf record
+ * (perf_cmdline_argv), not these words.  The recording goes to a new file
  * next to @path, which replaces @path only once perf record succeeded
  * (or was stopped by ^C, as on a terminal): a failed recording loses
  * nothing, and what was at @path is kept as <path>.old, as perf record
