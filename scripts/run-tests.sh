@@ -12,8 +12,8 @@
 perf=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 srcdir=$2
 
-# Ours, then upstream's: annotate, report, script, record, pipe, zstd and
-# the hists tests that build fake samples.
+# Ours, then upstream's: annotate, report, script, record, the header,
+# pipe, zstd and the hists tests that build fake samples.
 tests=(
 	"perf flamegraph --asm: instructions at the sample IPs"
 	"perf flamegraph inputs"
@@ -36,6 +36,7 @@ tests=(
 	"perf report: kernel frames of another kernel's recording"
 	"perf script tests"
 	"perf record tests"
+	"perf header tests"
 	"perf pipe recording and injection test"
 	"Zstd perf.data compression/decompression"
 	"Match and link multiple hists"
