@@ -102,8 +102,9 @@ test_rebuilt_binary() {
 	perf flamegraph -i "$d/r.data" --asm -o "$d/r.json" 2> /dev/null
 	fg_check --data "$d/r.data" --json "$d/r.json" --dso prog \
 		--binary "$d/prog.orig" --annotate --objdump-binary "$d/prog.orig"
-	# perf report --flamegraph --asm takes the same code path.
-	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --asm > /dev/null 2>&1
+	# perf report --flamegraph-asm takes the same code path.
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --flamegraph-asm \
+		> /dev/null 2>&1
 	fg_check --data "$d/r.data" --json "$d/rep.json" --dso prog \
 		--binary "$d/prog.orig" --annotate --objdump-binary "$d/prog.orig"
 }
