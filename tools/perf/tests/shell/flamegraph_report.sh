@@ -315,7 +315,7 @@ test_flamegraph_py() {
 	cc -O2 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
 	(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
 		> /dev/null 2> py.err)
-	perf flamegraph -i "$d/perf.data" --asm --weight samples --format json \
+	perf flamegraph -i "$d/perf.data" --asm --value samples --format json \
 		-o "$d/fg.json" 2> /dev/null
 	cmp "$d/py.json" "$d/fg.json"
 	# As the README runs it: perf finds its scripts without being told.
@@ -341,7 +341,7 @@ test_flamegraph_py() {
 	mkdir "$d/bin"
 	cp "$(command -v perf)" "$d/bin/perf"
 	perf inject -i "$d/perf.data" -o - > "$d/pipe.data" 2> /dev/null
-	perf flamegraph -i "$d/pipe.data" --asm --weight samples --format json \
+	perf flamegraph -i "$d/pipe.data" --asm --value samples --format json \
 		-o "$d/pipe.json" 2> /dev/null
 	mkfifo "$d/fifo"
 	(cd "$d" && exec bin/perf script -i - -s "${perfdir}/scripts/python/flamegraph.py" \
@@ -385,19 +385,19 @@ test_periods() {
 	grep -q '^{"n":"all",[^{]*"weight":"period"' "$d/asm.json"
 	perf flamegraph -i "$d/f.data" -o "$d/f.html" 2> /dev/null
 	grep -q '"weight":"period","unit":"faults"' "$d/f.html"
-	# --weight samples: the samples as perf annotate -n counts them, and
+	# --value samples: the samples as perf annotate -n counts them, and
 	# the folded output sums to the samples of the recording.
-	perf flamegraph -i "$d/f.data" --asm --weight samples -o "$d/s.json" \
+	perf flamegraph -i "$d/f.data" --asm --value samples -o "$d/s.json" \
 		2> /dev/null
 	grep -q '^{"n":"all",[^{]*"weight":"samples"' "$d/s.json"
 	fg_check --data "$d/f.data" --json "$d/s.json" --dso faults --annotate
-	perf flamegraph -i "$d/f.data" --weight samples --format folded \
+	perf flamegraph -i "$d/f.data" --value samples --format folded \
 		-o "$d/s.folded" 2> /dev/null
 	test "$(awk '{ s += $NF } END { print s }' "$d/s.folded")" -eq \
 		"$(perf script -i "$d/f.data" -F event 2> /dev/null | wc -l)"
-	refute perf flamegraph -i "$d/f.data" --weight bogus -o "$d/x.json" \
+	refute perf flamegraph -i "$d/f.data" --value bogus -o "$d/x.json" \
 		2> "$d/err"
-	grep -q "^--weight bogus: use period or samples$" "$d/err"
+	grep -q "^--value bogus: use period or samples$" "$d/err"
 	test ! -e "$d/x.json"
 }
 
@@ -435,7 +435,7 @@ test_events() {
 		cp "$d/two.data" "$d/perf.data"
 		(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
 			> /dev/null 2> py.err)
-		perf flamegraph -i "$d/two.data" --asm --weight samples \
+		perf flamegraph -i "$d/two.data" --asm --value samples \
 			--format json -o "$d/s.json" 2> /dev/null
 		cmp "$d/py.json" "$d/s.json"
 	fi
