@@ -61,8 +61,9 @@ p=$work/p.data
 must_pass=1
 check "data convert --to-pprof" "$perf" data convert -i "$p" --to-pprof "$work/out"
 check "--diff" "$perf" flamegraph --asm -i "$p" --diff "$p" -o "$work/out.html"
-check "perf report --flamegraph" "$perf" report -i "$p" --asm --flamegraph="$work/out.json"
-check "perf diff --flamegraph" "$perf" diff --asm --flamegraph="$work/out.html" "$p" "$p"
+check "perf report --flamegraph" "$perf" report -i "$p" --flamegraph-asm \
+	--flamegraph="$work/out.json"
+check "perf diff --flamegraph" "$perf" diff --flamegraph-asm --flamegraph="$work/out.html" "$p" "$p"
 # perf with ASan checks reference counts (REFCNT_CHECKING): each
 # reference to a map or dso is a pointer of its own. What it writes and
 # its tests must be what perf without the checking writes and passes.

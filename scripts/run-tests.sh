@@ -26,6 +26,7 @@ tests=(
 	"perf flamegraph --debuginfod"
 	"perf flamegraph HTML viewer in Chromium"
 	"perf flamegraph: the README's commands, as printed"
+	"perf flamegraph: options added to perf's commands change no command line"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"
 	"perf script python: names, symbol ranges, the image perf disassembles"
@@ -48,12 +49,14 @@ tests=(
 	"perf addr2line.style=libdw: source lines and inlines of a small PIE"
 )
 
-# The browser and README tests are this repository's, not the series':
-# make check-patches runs the tests of the series alone.
+# The browser, README and options tests are this repository's, not the
+# series': make check-patches runs the tests of the series alone.
 [ -e "$srcdir/tests/shell/flamegraph_browser.sh" ] ||
 	tests=("${tests[@]/perf flamegraph HTML viewer in Chromium}")
 [ -e "$srcdir/tests/shell/flamegraph_readme.sh" ] ||
 	tests=("${tests[@]/perf flamegraph: the README*}")
+[ -e "$srcdir/tests/shell/flamegraph_options.sh" ] ||
+	tests=("${tests[@]/perf flamegraph: options added*}")
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -113,7 +113,7 @@ struct perf_flamegraph {
 	char			**event_names;
 	int			nr_event_names;
 	size_t			alloc_event_names;
-	const char		*weight_str;
+	const char		*value_str;
 	enum flamegraph_weight	weight;
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
@@ -1417,7 +1417,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		     "with --asm, the whole code of the n hottest functions (0: none)"),
 	OPT_STRING('e', "event", &pfg.event_name, "event[,event...]",
 		   "events to show, a graph each (default: the first with samples)"),
-	OPT_STRING(0, "weight", &pfg.weight_str, "period|samples",
+	OPT_STRING(0, "value", &pfg.value_str, "period|samples",
 		   "what a frame's width sums (default: period, as perf report's Overhead)"),
 	OPT_UINTEGER(0, "max-stack", &max_stack,
 		     "maximum number of callchain entries to use (default: all recorded)"),
@@ -1509,10 +1509,10 @@ int cmd_flamegraph(int argc, const char **argv)
 	else if (verbose <= 0 && isatty(STDERR_FILENO))
 		stdio_progress__init();
 
-	if (pfg.weight_str && !strcmp(pfg.weight_str, "samples")) {
+	if (pfg.value_str && !strcmp(pfg.value_str, "samples")) {
 		pfg.weight = FLAMEGRAPH_WEIGHT_SAMPLES;
-	} else if (pfg.weight_str && strcmp(pfg.weight_str, "period")) {
-		pr_err("--weight %s: use period or samples\n", pfg.weight_str);
+	} else if (pfg.value_str && strcmp(pfg.value_str, "period")) {
+		pr_err("--value %s: use period or samples\n", pfg.value_str);
 		goto out_usage;
 	}
 	if (max_stack < 1) {

@@ -269,7 +269,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		return -ENODATA;
 	}
 	if (fr->asm_leaves && !symbol_conf.use_callchain) {
-		pr_err("--flamegraph --asm needs callchains: record with -g\n");
+		pr_err("--flamegraph-asm needs callchains: record with -g\n");
 		return -EINVAL;
 	}
 

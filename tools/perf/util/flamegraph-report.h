@@ -42,9 +42,9 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
 			  int max_entries);
 
 /**
- * struct flamegraph_report - perf report --flamegraph[=file] [--asm]
+ * struct flamegraph_report - perf report --flamegraph[=file] [--flamegraph-asm]
  * @path: the output file; NULL when no flame graph was asked for
- * @asm_leaves: --asm
+ * @asm_leaves: --flamegraph-asm
  * @format: from @path's extension, as in perf flamegraph
  * @out: @path, checked before the report starts
  * @bad_option: set by flamegraph_report__setup() when the options don't go
@@ -78,7 +78,7 @@ struct flamegraph_report {
  * Call after option parsing, before the session is processed.  perf
  * report sets up what the flame graph needs of it itself: no children
  * (cumulation), caller-ordered callchains unless -g gave an order, and
- * with --asm callchains keyed by address and perf annotate's
+ * with --flamegraph-asm callchains keyed by address and perf annotate's
  * disassemblers.
  *
  * Return: 0, or a negative errno after one line naming the problem;

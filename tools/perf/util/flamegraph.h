@@ -335,7 +335,7 @@ struct flamegraph_frame {
 };
 
 /**
- * flamegraph_weight__name - the name of a weight, as --weight takes it
+ * flamegraph_weight__name - the name of a weight, as --value takes it
  * @weight: the weight
  *
  * Return: "period" or "samples", a static string.

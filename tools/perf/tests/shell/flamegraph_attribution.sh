@@ -66,7 +66,7 @@ test_workload() {
 		-o "${workdir}/p.html" 2> /dev/null
 	# Without --asm, every sample's stack is the callchain perf script
 	# shows.
-	perf flamegraph -i "${workdir}/p.data" --format folded --weight samples \
+	perf flamegraph -i "${workdir}/p.data" --format folded --value samples \
 		-o "${workdir}/fn.folded" 2> /dev/null
 	# The leaves: perf annotate's text and samples per address (perf
 	# annotate reads fgwork with capstone too), inside their symbols, the
@@ -298,7 +298,7 @@ test_inline() {
 		-I"${shelldir}/../../../include" "${shelldir}/lib/flamegraph_inline.c"
 	perf record -q -e cpu-clock -c 100000 -g -o "$d/i.data" "$d/prog" 100 2> /dev/null
 	perf flamegraph -i "$d/i.data" --inline -o "$d/i.json" 2> /dev/null
-	perf flamegraph -i "$d/i.data" --inline --weight samples -o "$d/i.folded" 2> /dev/null
+	perf flamegraph -i "$d/i.data" --inline --value samples -o "$d/i.folded" 2> /dev/null
 	# Every stack is perf script --inline's, "step (inlined)" included.
 	fg_check --data "$d/i.data" --json "$d/i.json" --script-folded "$d/i.folded" \
 		--script-inline
@@ -436,7 +436,7 @@ test_exec() {
 	     "$(nm "$d/beta" | awk '$3 == "beta" { print $1 }')"
 	perf record -q -e cpu-clock -c 100000 -g -o "$d/exec.data" \
 		"$d/alpha" "$d/beta" 2> /dev/null
-	perf flamegraph -i "$d/exec.data" --format folded --weight samples \
+	perf flamegraph -i "$d/exec.data" --format folded --value samples \
 		-o "$d/exec.folded" 2> /dev/null
 	perf report -i "$d/exec.data" --stdio -g none --no-children \
 		--sort comm,sym -F sample,comm,sym > "$d/exec.report" 2> /dev/null

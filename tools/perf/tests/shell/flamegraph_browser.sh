@@ -101,10 +101,10 @@ test_workload() {
 	step "the browser's checks of the workload page" \
 		${browser} workload "${workdir}/x.html" "${artifacts}"
 	# Counts, not times: the numbers as they are.
-	step "perf flamegraph --weight samples" perf flamegraph -i "${workdir}/p.data" \
-		--asm --weight samples -o "${workdir}/xs.html"
+	step "perf flamegraph --value samples" perf flamegraph -i "${workdir}/p.data" \
+		--asm --value samples -o "${workdir}/xs.html"
 	# shellcheck disable=SC2086
-	step "the browser's checks of the --weight samples page" \
+	step "the browser's checks of the --value samples page" \
 		${browser} samples "${workdir}/xs.html" "${artifacts}"
 }
 

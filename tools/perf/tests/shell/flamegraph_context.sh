@@ -46,9 +46,9 @@ test_context() {
 }
 
 test_report() {
-	echo "perf report --flamegraph --asm: the same table, the same checks"
-	perf report -q -i "${workdir}/p.data" --flamegraph="${workdir}/report.json" --asm \
-		> /dev/null 2>&1
+	echo "perf report --flamegraph-asm: the same table, the same checks"
+	perf report -q -i "${workdir}/p.data" --flamegraph="${workdir}/report.json" \
+		--flamegraph-asm > /dev/null 2>&1
 	ctx_check --json "${workdir}/report.json" --source "${src}"
 }
 

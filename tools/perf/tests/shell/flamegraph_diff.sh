@@ -42,11 +42,11 @@ test_diff() {
 	perf flamegraph --asm --diff "$d/old.data" -i "$d/old.data" -o "$d/self.json" \
 		2> /dev/null
 	# perf diff --flamegraph is the same, byte for byte.
-	perf diff --flamegraph="$d/perf-diff.json" --asm "$d/old.data" "$d/new.data" \
+	perf diff --flamegraph="$d/perf-diff.json" --flamegraph-asm "$d/old.data" "$d/new.data" \
 		2> /dev/null
 	cmp "$d/diff.json" "$d/perf-diff.json"
-	refute perf diff --asm "$d/old.data" "$d/new.data" 2> "$d/err"
-	grep -q "^--asm: only with --flamegraph" "$d/err"
+	refute perf diff --flamegraph-asm "$d/old.data" "$d/new.data" 2> "$d/err"
+	grep -q "^--flamegraph-asm: only with --flamegraph" "$d/err"
 	# Each side's weights are its own graph's, frame for frame; a file
 	# against itself differs by nothing.
 	python3 - "$d" <<'PY'
@@ -409,7 +409,8 @@ test_diff_reorder() {
 				tr -d : > "$d/O$o.moved"
 			test "$(wc -l < "$d/O$o.moved")" -eq 2
 		done
-		perf diff --flamegraph="$d/diff.json" --asm "$d/O1.data" "$d/O2.data" 2> /dev/null
+		perf diff --flamegraph="$d/diff.json" --flamegraph-asm \
+			"$d/O1.data" "$d/O2.data" 2> /dev/null
 		st=0
 		python3 - "$d" "${shelldir}/lib" <<'PY' || st=$?
 import json, re, sys

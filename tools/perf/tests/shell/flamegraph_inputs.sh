@@ -45,7 +45,7 @@ test_pipe_cut_short() {
 
 	mkdir "$d"
 	perf record -q -e cpu-clock -g -o - perf test -w noploop 2> /dev/null > "$d/full.data"
-	perf flamegraph --weight samples -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
+	perf flamegraph --value samples -i - -o "$d/full.folded" < "$d/full.data" 2> /dev/null
 	cut="unexpected end of event stream: the input was cut short inside"
 	read="the events before it were read"
 	what="\(a [0-9]*-byte [A-Z0-9_]* event\|an event header\)"
@@ -71,7 +71,7 @@ PY
 	for extra in 0 4 ""; do
 		test -n "${extra}"
 		head -c $((at + extra)) "$d/full.data" > "$d/cut.data"
-		perf flamegraph --weight samples -i - -o "$d/cut.folded" \
+		perf flamegraph --value samples -i - -o "$d/cut.folded" \
 			< "$d/cut.data" 2> "$d/cut.err"
 		if grep -q "${cut} ${what} at offset 0x[0-9a-f]*; ${read}" "$d/cut.err"; then
 			break
@@ -102,8 +102,9 @@ test_rebuilt_binary() {
 	perf flamegraph -i "$d/r.data" --asm -o "$d/r.json" 2> /dev/null
 	fg_check --data "$d/r.data" --json "$d/r.json" --dso prog \
 		--binary "$d/prog.orig" --annotate --objdump-binary "$d/prog.orig"
-	# perf report --flamegraph --asm takes the same code path.
-	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --asm > /dev/null 2>&1
+	# perf report --flamegraph-asm takes the same code path.
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --flamegraph-asm \
+		> /dev/null 2>&1
 	fg_check --data "$d/r.data" --json "$d/rep.json" --dso prog \
 		--binary "$d/prog.orig" --annotate --objdump-binary "$d/prog.orig"
 }

@@ -64,7 +64,7 @@ test_outputs() {
 	done
 	# --max-stack 2: comm and at most two frames per stack, the ones it
 	# cut under [truncated]; same total.
-	perf flamegraph -i "${data}" --max-stack 2 --format folded --weight samples \
+	perf flamegraph -i "${data}" --max-stack 2 --format folded --value samples \
 		-o "${workdir}/ms.folded" 2> /dev/null
 	awk -F';' 'NF > 3 + ($2 == "[truncated]") { bad = 1 } END { exit bad }' \
 		"${workdir}/ms.folded"
@@ -388,7 +388,7 @@ test_bad_input() {
 	# used, 129 for a command line that is wrong, as parse-options'.
 	for t in "1 -i ${workdir}/nonexistent.data" "1 -i ${workdir}/empty.data" \
 			"1 -i ${data} -e nosuch" "1 -i ${data} -S nosuch" \
-			"129 -i ${data} --format svg" "129 -i ${data} --weight bogus" \
+			"129 -i ${data} --format svg" "129 -i ${data} --value bogus" \
 			"129 -i ${data} --max-stack 0" "129 --no-such-option" \
 			"129 -i ${data} --time bogus" "129 -i ${data} --max-stack -3" \
 			"1 -i ${workdir}"; do
@@ -439,7 +439,7 @@ C
 	t1=$(date +%s%N)
 	perf flamegraph -i "$d/off.data" -e offcpu-time -o "$d/off.json" 2> /dev/null
 	perf flamegraph -i "$d/off.data" -e offcpu-time -o "$d/off.html" 2> /dev/null
-	perf flamegraph -i "$d/off.data" -e offcpu-time --weight samples -o "$d/n.json" \
+	perf flamegraph -i "$d/off.data" -e offcpu-time --value samples -o "$d/n.json" \
 		2> /dev/null
 	perf script -i "$d/off.data" -F event,period,time 2> /dev/null > "$d/script"
 	[ -x "$(command -v "${pprof}")" ] &&

@@ -102,7 +102,7 @@ test_addresses() {
 		-symbolize=none "$d/p.pb.gz" > "$d/top" 2> /dev/null
 	"${pprof}" -raw "$d/p.pb.gz" > "$d/raw" 2> /dev/null
 	perf script -i "${data}" -G -F ip 2> /dev/null > "$d/ips"
-	perf flamegraph --asm -i "${data}" --weight samples -o "$d/asm.json" 2> /dev/null
+	perf flamegraph --asm -i "${data}" --value samples -o "$d/asm.json" 2> /dev/null
 	perf flamegraph -i "${data}" --no-srcline -o "$d/n.pb.gz" 2> /dev/null
 	"${pprof}" -raw "$d/n.pb.gz" > "$d/n.raw" 2> /dev/null
 	for sym in mix work; do
@@ -182,7 +182,7 @@ test_traces() {
 	perf flamegraph -i "${data}" --no-srcline -o "$d/t.pb.gz" 2> /dev/null
 	"${pprof}" -traces -sample_index=samples -symbolize=none "$d/t.pb.gz" > "$d/traces" \
 		2> /dev/null
-	perf flamegraph -i "${data}" --weight samples -o "$d/p.folded" 2> /dev/null
+	perf flamegraph -i "${data}" --value samples -o "$d/p.folded" 2> /dev/null
 	python3 - "$d" <<'PY'
 import re, sys
 d = sys.argv[1]

@@ -155,7 +155,8 @@ check() {
 		test -e perf.data.old || fail "the old perf.data was not kept as perf.data.old"
 		has_spin flamegraph.html
 		;;
-	"build/perf flamegraph --asm "*"--diff before.data"*|"build/perf diff --flamegraph --asm"*)
+	"build/perf flamegraph --asm "*"--diff before.data"* | \
+	"build/perf diff --flamegraph --flamegraph-asm"*)
 		has_spin flamegraph.html
 		;;
 	"build/perf flamegraph --asm"*)

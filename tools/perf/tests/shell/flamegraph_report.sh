@@ -27,13 +27,15 @@ test_report() {
 	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 60 2> /dev/null
 	# No filter: sample for sample the same stacks and leaves.
 	perf flamegraph -i "$d/r.data" --asm -o "$d/fg.folded" 2> /dev/null
-	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.folded" --asm 2> "$d/rep.err"
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.folded" --flamegraph-asm \
+		2> "$d/rep.err"
 	grep -q "^perf report: [0-9]* samples of 'cpu-clock', .* wrote $d/rep.folded$" \
 		"$d/rep.err"
 	sort "$d/fg.folded" > "$d/a"
 	sort "$d/rep.folded" > "$d/b"
 	cmp "$d/a" "$d/b"
-	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --flamegraph-asm \
+		2> /dev/null
 	fg_check --data "$d/r.data" --json "$d/rep.json" --dso fgwork --annotate \
 		--same-name spin
 	# perf report --sort symoff counts the same samples per instruction.
@@ -63,8 +65,8 @@ print(f"{sum(report.values())} instructions: the same samples as perf report --s
 PY
 	# Filters of perf report apply: --symbols, --comm.
 	perf flamegraph -i "$d/r.data" --asm -S mix -o "$d/fg.mix.folded" 2> /dev/null
-	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.mix.folded" --asm -S mix \
-		2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.mix.folded" --flamegraph-asm \
+		-S mix 2> /dev/null
 	sort "$d/fg.mix.folded" > "$d/c"
 	sort "$d/rep.mix.folded" > "$d/e"
 	diff "$d/c" "$d/e"
@@ -101,7 +103,8 @@ PY
 	test "$(awk -F';' '{ print NF }' "$d/ms.folded" | sort -n | tail -1)" -le 3
 	# Bad combinations: one line, nothing written, and perf flamegraph's
 	# exit statuses: 129 for a wrong command line, 1 for an error.
-	for t in "129 --asm" "129 --flamegraph=$d/x.folded --asm -g callee" \
+	for t in "129 --flamegraph-asm" \
+			"129 --flamegraph=$d/x.folded --flamegraph-asm -g callee" \
 			"129 --flamegraph=$d/x.pb.gz" "1 --flamegraph=$d/x.folded --comm nosuch" \
 			"1 --flamegraph=$d/nosuchdir/x.folded" \
 			"1 --flamegraph=$d/x.folded -i $d/nosuch"; do
@@ -111,12 +114,30 @@ PY
 		test "${st}" -eq "${t%% *}"
 		test ! -e "$d/x.folded"
 	done
-	perf report --no-inline -i "$d/r.data" --asm 2> "$d/err" || true
-	grep -q "^--asm: only with --flamegraph$" "$d/err"
-	perf report --no-inline -i "$d/r.data" --flamegraph="$d/x.folded" --asm \
+	perf report --no-inline -i "$d/r.data" --flamegraph-asm 2> "$d/err" || true
+	grep -q "^--flamegraph-asm: only with --flamegraph$" "$d/err"
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/x.folded" --flamegraph-asm \
 		-g callee 2> "$d/err" || true
 	test "$(cat "$d/err")" = \
-		"--flamegraph --asm: instruction leaves need a caller-based graph (-g caller)"
+		"--flamegraph-asm: instruction leaves need a caller-based graph (-g caller)"
+}
+
+# perf report takes --asm, as the unique prefix it is, for --asm-raw:
+# --flamegraph-asm is no option that makes it another's or ambiguous.
+test_asm_raw() {
+	echo "perf report --asm: --asm-raw, as in perf report without --flamegraph"
+	local d="${workdir}/asm-raw" st=0
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/r.data" "${prog}" 10 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --asm-raw --stdio > "$d/asm-raw.out" 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --asm --stdio > "$d/asm.out" 2> "$d/err" || st=$?
+	if [ "${st}" -ne 0 ]; then
+		echo "perf report --asm --stdio: exit ${st}: $(head -1 "$d/err")"
+		return 1
+	fi
+	grep -q "^ *[0-9.]*%" "$d/asm.out"
+	cmp "$d/asm-raw.out" "$d/asm.out"
 }
 
 test_stdout() {
@@ -198,7 +219,8 @@ assert changed, "no user sample to change"
 print(f"{changed} of {nth} samples' callchains made to start in the kernel")
 PY
 	perf flamegraph -i "$d/r.data" --asm -o "$d/fg.json" 2> /dev/null
-	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --flamegraph-asm \
+		2> /dev/null
 	perf report --no-inline -i "$d/r.data" --stdio --no-children -g none --sort dso \
 		> "$d/dso.txt" 2> /dev/null
 	python3 - "$d/dso.txt" "$d/fg.json" "$d/rep.json" <<'PY'
@@ -293,7 +315,7 @@ test_flamegraph_py() {
 	cc -O2 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
 	(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
 		> /dev/null 2> py.err)
-	perf flamegraph -i "$d/perf.data" --asm --weight samples --format json \
+	perf flamegraph -i "$d/perf.data" --asm --value samples --format json \
 		-o "$d/fg.json" 2> /dev/null
 	cmp "$d/py.json" "$d/fg.json"
 	# As the README runs it: perf finds its scripts without being told.
@@ -319,7 +341,7 @@ test_flamegraph_py() {
 	mkdir "$d/bin"
 	cp "$(command -v perf)" "$d/bin/perf"
 	perf inject -i "$d/perf.data" -o - > "$d/pipe.data" 2> /dev/null
-	perf flamegraph -i "$d/pipe.data" --asm --weight samples --format json \
+	perf flamegraph -i "$d/pipe.data" --asm --value samples --format json \
 		-o "$d/pipe.json" 2> /dev/null
 	mkfifo "$d/fifo"
 	(cd "$d" && exec bin/perf script -i - -s "${perfdir}/scripts/python/flamegraph.py" \
@@ -352,7 +374,8 @@ test_periods() {
 	perf flamegraph -i "$d/f.data" -o "$d/fn.json" 2> /dev/null
 	perf flamegraph -i "$d/f.data" --asm -o "$d/asm.json" 2> "$d/err"
 	grep -q "samples of 'page-faults'" "$d/err"
-	perf report --no-inline -i "$d/f.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/f.data" --flamegraph="$d/rep.json" --flamegraph-asm \
+		2> /dev/null
 	# perf report's adds the total its percentages are of.
 	sed 's/,"report_total":[0-9]*//' "$d/rep.json" | cmp "$d/asm.json" -
 	fg_check --data "$d/f.data" --json "$d/fn.json" --dso faults --report-periods
@@ -362,19 +385,19 @@ test_periods() {
 	grep -q '^{"n":"all",[^{]*"weight":"period"' "$d/asm.json"
 	perf flamegraph -i "$d/f.data" -o "$d/f.html" 2> /dev/null
 	grep -q '"weight":"period","unit":"faults"' "$d/f.html"
-	# --weight samples: the samples as perf annotate -n counts them, and
+	# --value samples: the samples as perf annotate -n counts them, and
 	# the folded output sums to the samples of the recording.
-	perf flamegraph -i "$d/f.data" --asm --weight samples -o "$d/s.json" \
+	perf flamegraph -i "$d/f.data" --asm --value samples -o "$d/s.json" \
 		2> /dev/null
 	grep -q '^{"n":"all",[^{]*"weight":"samples"' "$d/s.json"
 	fg_check --data "$d/f.data" --json "$d/s.json" --dso faults --annotate
-	perf flamegraph -i "$d/f.data" --weight samples --format folded \
+	perf flamegraph -i "$d/f.data" --value samples --format folded \
 		-o "$d/s.folded" 2> /dev/null
 	test "$(awk '{ s += $NF } END { print s }' "$d/s.folded")" -eq \
 		"$(perf script -i "$d/f.data" -F event 2> /dev/null | wc -l)"
-	refute perf flamegraph -i "$d/f.data" --weight bogus -o "$d/x.json" \
+	refute perf flamegraph -i "$d/f.data" --value bogus -o "$d/x.json" \
 		2> "$d/err"
-	grep -q "^--weight bogus: use period or samples$" "$d/err"
+	grep -q "^--value bogus: use period or samples$" "$d/err"
 	test ! -e "$d/x.json"
 }
 
@@ -393,7 +416,8 @@ test_events() {
 	perf flamegraph -i "$d/two.data" --asm -e page-faults -o "$d/e.json" \
 		2> /dev/null
 	cmp "$d/def.json" "$d/e.json"
-	perf report --no-inline -i "$d/two.data" --flamegraph="$d/rep.json" --asm 2> /dev/null
+	perf report --no-inline -i "$d/two.data" --flamegraph="$d/rep.json" --flamegraph-asm \
+		2> /dev/null
 	# perf report's adds the total its percentages are of.
 	sed 's/,"report_total":[0-9]*//' "$d/rep.json" | cmp "$d/def.json" -
 	fg_check --data "$d/two.data" --json "$d/def.json" --dso faults \
@@ -411,7 +435,7 @@ test_events() {
 		cp "$d/two.data" "$d/perf.data"
 		(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
 			> /dev/null 2> py.err)
-		perf flamegraph -i "$d/two.data" --asm --weight samples \
+		perf flamegraph -i "$d/two.data" --asm --value samples \
 			--format json -o "$d/s.json" 2> /dev/null
 		cmp "$d/py.json" "$d/s.json"
 	fi
@@ -563,7 +587,7 @@ PY
 	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf flamegraph \
 		-i "$d/nog.data" --asm -o "$d/nog.html" 2> /dev/null
 	DEBUGINFOD_URLS="http://127.0.0.1:${port}" timeout 120 perf report \
-		-i "$d/nog.data" --flamegraph="$d/report.html" --asm > /dev/null 2>&1
+		-i "$d/nog.data" --flamegraph="$d/report.html" --flamegraph-asm > /dev/null 2>&1
 	kill "${server}" 2> /dev/null || true
 	wait "${server}" 2> /dev/null || true
 	grep -q '"strings"' "$d/nog.html"
@@ -587,7 +611,7 @@ test_no_threads() {
 	strace -f -o "$d/fg.trace" -e trace=clone,clone3 \
 		perf flamegraph --asm -i "$d/t.data" -o "$d/t.html" 2> /dev/null
 	strace -f -o "$d/rep.trace" -e trace=clone,clone3 \
-		perf report --no-inline --flamegraph="$d/r.html" --asm -i "$d/t.data" \
+		perf report --no-inline --flamegraph="$d/r.html" --flamegraph-asm -i "$d/t.data" \
 		> /dev/null 2>&1
 	grep -q '"strings"' "$d/t.html"
 	grep -q '"strings"' "$d/r.html"
@@ -596,6 +620,7 @@ test_no_threads() {
 	refute grep CLONE_THREAD "$d/fg.trace" "$d/rep.trace"
 }
 
-run_parts test_report test_stdout test_other_context test_report_view test_periods test_events test_event_list test_hybrid \
+run_parts test_report test_asm_raw test_stdout test_other_context test_report_view test_periods \
+	test_events test_event_list test_hybrid \
 	test_exited_tasks test_flamegraph_py \
 	test_debuginfod test_no_threads

@@ -7,7 +7,7 @@
  *   node flamegraph_browser.mjs MODE PAGE.html ARTIFACTS_DIR
  *
  * MODE: workload (tests/shell/lib/flamegraph/*.c with --asm), samples (the
- * same with --weight samples), hostile
+ * same with --value samples), hostile
  * (flamegraph_hostile.c), events (two events), long (flamegraph_cxx.cc:
  * C++ names of thousands of characters), deep (flamegraph_deep.c: stacks
  * cut at the kernel's 127 entries), systemwide (perf record -a), diff
@@ -1307,7 +1307,7 @@ async function workloadChecks() {
 	});
 }
 
-/* --weight samples: the numbers are counts, printed as they are. */
+/* --value samples: the numbers are counts, printed as they are. */
 async function samplesChecks() {
 	await check('samples: counts, not times', async () => {
 		assert(info.weight === 'samples' && !timeUnit, `the page weighs ${info.weight}`);
