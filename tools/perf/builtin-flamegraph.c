@@ -749,14 +749,6 @@ static int process_feature_event(const struct perf_tool *tool,
 	return 0;
 }
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /* How a graph differs from the recording's: the filters, what they left out. */
 static int perf_flamegraph_event__view(struct perf_flamegraph *pfg,
 				       struct perf_flamegraph_event *pfe)
@@ -1071,7 +1063,7 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	if (!perf_data__is_pipe(session->data) && !perf_flamegraph__events_in(pfg, session))
 		return -EINVAL;
 
-	t[0] = now_ns();
+	t[0] = rdclock();
 	err = perf_session__process_events(session);
 	if (err) {
 		pr_err("failed to process the events of %s\n", session->data->path);
@@ -1081,7 +1073,7 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	if (err)
 		return err;
 
-	t[1] = now_ns();
+	t[1] = rdclock();
 	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++) {
 		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session));
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
@@ -1094,12 +1086,12 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	}
 	if (err)
 		return err;
-	t[2] = now_ns();
+	t[2] = rdclock();
 	for (i = 0; i < pfg->nr_graphs && !err; i++)
 		err = flamegraph__finish(pfg->graphs[i]);
 	if (err)
 		return err;
-	t[3] = now_ns();
+	t[3] = rdclock();
 	return 0;
 }
 
@@ -1112,7 +1104,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		err = perf_flamegraph__write(pfg);
 	if (err)
 		return err;
-	end = now_ns();
+	end = rdclock();
 	/* Where the time went, for make bench. */
 	pr_debug("perf flamegraph: phases (ms): events %.1f, disassembly %.1f, finish %.1f, write %.1f\n",
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
