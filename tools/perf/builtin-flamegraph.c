@@ -1573,7 +1573,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		}
 	}
 	if (objdump_path) {
-		ret = flamegraph__find_command(objdump_path);
+		ret = flamegraph_record__find_command(objdump_path);
 		if (ret) {
 			pr_err("--objdump '%s': %s\n", objdump_path,
 			       strchr(objdump_path, '/') ? strerror(-ret) :
