@@ -122,6 +122,8 @@ struct perf_flamegraph {
 	int			range_size;
 	int			range_num;
 	bool			asm_leaves;
+	/* With --asm, no objdump for the recording's architecture. */
+	bool			no_objdump;
 	/* --asm-functions: how many functions carry their whole code. */
 	unsigned int		asm_functions;
 	/* pprof: the hottest locations' source lines; the cpu as a label. */
@@ -1074,8 +1076,13 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 		return err;
 
 	t[1] = rdclock();
+	/* As builtin-annotate.c, unless --objdump named one: a cross objdump. */
+	if (pfg->asm_leaves && !annotate_opts.objdump_path)
+		pfg->no_objdump = flamegraph__lookup_objdump(perf_session__env(session),
+							     &annotate_opts.objdump_path) < 0;
 	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++) {
-		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session));
+		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session),
+					       pfg->no_objdump);
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(pfg->graphs[i], FLAMEGRAPH_SRCLINES_MAX);
 		if (!err && perf_flamegraph__functions(pfg))
