@@ -1206,6 +1206,7 @@ static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data 
 		.no_srcline	= !pfg->srcline,
 		/* The binaries' names, for each Function's system_name. */
 		.demangle	= symbol_conf.demangle,
+		.setup_callchain = perf_flamegraph__setup_callchain,
 	};
 
 	if (!input_is_readable(data->path))
