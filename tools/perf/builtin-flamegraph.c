@@ -122,6 +122,8 @@ struct perf_flamegraph {
 	int			range_size;
 	int			range_num;
 	bool			asm_leaves;
+	/* With --asm, no objdump for the recording's architecture. */
+	bool			no_objdump;
 	/* --asm-functions: how many functions carry their whole code. */
 	unsigned int		asm_functions;
 	/* pprof: the hottest locations' source lines; the cpu as a label. */
@@ -749,14 +751,6 @@ static int process_feature_event(const struct perf_tool *tool,
 	return 0;
 }
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /* How a graph differs from the recording's: the filters, what they left out. */
 static int perf_flamegraph_event__view(struct perf_flamegraph *pfg,
 				       struct perf_flamegraph_event *pfe)
@@ -1071,7 +1065,7 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	if (!perf_data__is_pipe(session->data) && !perf_flamegraph__events_in(pfg, session))
 		return -EINVAL;
 
-	t[0] = now_ns();
+	t[0] = rdclock();
 	err = perf_session__process_events(session);
 	if (err) {
 		pr_err("failed to process the events of %s\n", session->data->path);
@@ -1081,9 +1075,14 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	if (err)
 		return err;
 
-	t[1] = now_ns();
+	t[1] = rdclock();
+	/* As builtin-annotate.c, unless --objdump named one: a cross objdump. */
+	if (pfg->asm_leaves && !annotate_opts.objdump_path)
+		pfg->no_objdump = flamegraph__lookup_objdump(perf_session__env(session),
+							     &annotate_opts.objdump_path) < 0;
 	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++) {
-		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session));
+		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session),
+					       pfg->no_objdump);
 		if (!err && pfg->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(pfg->graphs[i], FLAMEGRAPH_SRCLINES_MAX);
 		if (!err && perf_flamegraph__functions(pfg))
@@ -1094,12 +1093,12 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	}
 	if (err)
 		return err;
-	t[2] = now_ns();
+	t[2] = rdclock();
 	for (i = 0; i < pfg->nr_graphs && !err; i++)
 		err = flamegraph__finish(pfg->graphs[i]);
 	if (err)
 		return err;
-	t[3] = now_ns();
+	t[3] = rdclock();
 	return 0;
 }
 
@@ -1112,7 +1111,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		err = perf_flamegraph__write(pfg);
 	if (err)
 		return err;
-	end = now_ns();
+	end = rdclock();
 	/* Where the time went, for make bench. */
 	pr_debug("perf flamegraph: phases (ms): events %.1f, disassembly %.1f, finish %.1f, write %.1f\n",
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
@@ -1207,6 +1206,7 @@ static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data 
 		.no_srcline	= !pfg->srcline,
 		/* The binaries' names, for each Function's system_name. */
 		.demangle	= symbol_conf.demangle,
+		.setup_callchain = perf_flamegraph__setup_callchain,
 	};
 
 	if (!input_is_readable(data->path))
@@ -1581,7 +1581,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		}
 	}
 	if (objdump_path) {
-		ret = flamegraph__find_command(objdump_path);
+		ret = flamegraph_record__find_command(objdump_path);
 		if (ret) {
 			pr_err("--objdump '%s': %s\n", objdump_path,
 			       strchr(objdump_path, '/') ? strerror(-ret) :

@@ -369,24 +369,14 @@ static int convert_pprof__comm(const struct perf_tool *tool, union perf_event *e
 	return perf_event__process_comm(tool, event, sample, machine);
 }
 
-/* Its sample types decide how callchains unwind (DWARF, LBR), as in perf report. */
-static void convert_pprof__setup_callchain(struct perf_session *session)
-{
-	struct evlist *evlist = session->evlist;
-
-	if (evlist && evlist__nr_entries(evlist))
-		callchain_param_setup(evlist__combined_sample_type(evlist),
-				      perf_session__e_machine(session, /*e_flags=*/NULL));
-}
-
 static int convert_pprof__attr(const struct perf_tool *tool, union perf_event *event,
 			       struct evlist **pevlist)
 {
 	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
 	int err = perf_event__process_attr(tool, event, pevlist);
 
-	if (!err && c->session)
-		convert_pprof__setup_callchain(c->session);
+	if (!err && c->session && c->opts->setup_callchain)
+		c->opts->setup_callchain(c->session);
 	return err;
 }
 
@@ -533,7 +523,8 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 		if (err < 0)
 			goto out;
 	}
-	convert_pprof__setup_callchain(c.session);
+	if (opts->setup_callchain)
+		opts->setup_callchain(c.session);
 	err = perf_session__process_events(c.session);
 	if (err)
 		pr_err("failed to process the events of %s\n", data.path);

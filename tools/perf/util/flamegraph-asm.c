@@ -103,30 +103,37 @@ static struct perf_error_ops flamegraph_asm__quiet_eops = {
 	.warning	= flamegraph_asm__quiet_error,
 };
 
+int flamegraph__lookup_objdump(struct perf_env *env, char **path)
+{
+	int registered, err;
+
+	registered = perf_error__register(&flamegraph_asm__quiet_eops) == 0;
+	err = perf_env__lookup_objdump(env, path);
+	if (registered)
+		perf_error__unregister(&flamegraph_asm__quiet_eops);
+	return err;
+}
+
 /*
  * The disassemblers perf annotate would use for @env's code: those of
  * annotate.disassemblers in its order, LLVM and capstone unless an
  * objdump was asked for (--objdump, or a cross objdump for a recording
- * of another architecture), then objdump, found as perf annotate finds
- * it, never the host objdump for foreign code.
+ * of another architecture: annotate_opts.objdump_path, as the command
+ * set it), then objdump, unless @no_objdump: never the host objdump for
+ * foreign code.
  */
-static void flamegraph_asm__choose(struct flamegraph_asm *fa, struct perf_env *env)
+static void flamegraph_asm__choose(struct flamegraph_asm *fa, struct perf_env *env,
+				   bool no_objdump)
 {
 	const char *arch = perf_env__arch(env);
-	int registered, err = 0;
 	size_t i;
 
 	fa->args.options = &annotate_opts;
 	fa->args.ms = &fa->ms;
-	if (!annotate_opts.objdump_path) {
-		registered = perf_error__register(&flamegraph_asm__quiet_eops) == 0;
-		err = perf_env__lookup_objdump(env, &annotate_opts.objdump_path);
-		if (registered)
-			perf_error__unregister(&flamegraph_asm__quiet_eops);
-	}
 	fa->in_process = !annotate_opts.objdump_path;
 	for (i = 0; i < ARRAY_SIZE(annotate_opts.disassemblers); i++)
-		fa->objdump_ok |= annotate_opts.disassemblers[i] == PERF_DISASM_OBJDUMP && !err;
+		fa->objdump_ok |= annotate_opts.disassemblers[i] == PERF_DISASM_OBJDUMP &&
+				  !no_objdump;
 	if (!fa->in_process && !fa->objdump_ok)
 		scnprintf(fa->no_decoder, sizeof(fa->no_decoder),
 			  "recorded on %s, and no objdump for %s was found (set CROSS_COMPILE or use --objdump)",
@@ -620,7 +627,7 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
 	if (!dso || !ms->sym || !ms->thread || ms->sym->end <= ms->sym->start)
 		return 0;
 	machine = maps__machine(thread__maps(ms->thread));
-	flamegraph_asm__choose(&fa, env);
+	flamegraph_asm__choose(&fa, env, /*no_objdump=*/false);
 	if (!fa.in_process)
 		return 0;
 	if (map_symbol__get_arch((struct map_symbol *)ms, &fa.args.arch))
@@ -684,7 +691,7 @@ bool flamegraph__symbol_code_missing(const struct map_symbol *ms, struct perf_en
 		scnprintf(why, size, "no map or symbol for its addresses");
 		return true;
 	}
-	flamegraph_asm__choose(&fa, env);
+	flamegraph_asm__choose(&fa, env, /*no_objdump=*/false);
 	if (!fa.in_process) {
 		scnprintf(why, size, "%s", fa.no_decoder[0] ? fa.no_decoder :
 			  "an objdump was asked for, and only LLVM or capstone decode whole functions");
@@ -719,7 +726,7 @@ static bool flamegraph_insn__same_dso(const struct flamegraph_insn *a,
 	       flamegraph__dso_key(b->ms.map ? map__dso(b->ms.map) : NULL);
 }
 
-int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env)
+int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env, bool no_objdump)
 {
 	struct flamegraph_asm fa = { .fg = fg, };
 	struct ui_progress prog;
@@ -728,7 +735,7 @@ int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env)
 
 	if (!fg->nr_insns)
 		return 0;
-	flamegraph_asm__choose(&fa, env);
+	flamegraph_asm__choose(&fa, env, no_objdump);
 	fa.objdump = calloc(fg->nr_insns, sizeof(*fa.objdump));
 	if (!fa.objdump)
 		return -ENOMEM;

@@ -15,6 +15,9 @@ struct perf_env;
  * flamegraph__decode_insns - the text of each sampled instruction
  * @fg: the flame graph, all samples added, not yet finished
  * @env: the recording's perf_env, for its architecture
+ * @no_objdump: objdump may not decode what LLVM and capstone can't:
+ *              there is none for the recording's architecture
+ *              (flamegraph__lookup_objdump() failed)
  *
  * A sample IP is the start of an instruction (the one interrupted, or
  * the precise one), and so is every return address in a callchain: each
@@ -30,9 +33,8 @@ struct perf_env;
  * objdump for the rest (also with --objdump, a recording of another
  * architecture, or a perf built without the others), as perf annotate
  * runs it, one objdump per DSO at most, over the range of the IPs it is
- * asked for.  Unless --objdump or a cross objdump was asked
- * for, the objdump is found as perf annotate finds it
- * (perf_env__lookup_objdump()), which sets annotate_opts.objdump_path.
+ * asked for: annotate_opts.objdump_path, --objdump's, else what the
+ * command found with flamegraph__lookup_objdump(), else the host's.
  *
  * Sets each instruction's @text (and @objdump_addr, perf annotate's
  * address of it).  Where no bytes or no disassembler can be had (no
@@ -46,7 +48,25 @@ struct perf_env;
  *
  * Return: 0 on success, -ENOMEM.
  */
-int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env);
+int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env, bool no_objdump);
+
+/**
+ * flamegraph__lookup_objdump - the objdump perf annotate would run on a
+ *                              recording's code
+ * @env: the recording's perf_env
+ * @path: set as perf_env__lookup_objdump() sets it: a cross objdump for
+ *        a recording of another architecture (owned by the caller), NULL
+ *        for the host's
+ *
+ * perf_env__lookup_objdump(), its error message (no objdump for the
+ * recording's architecture) shown with -v only: --asm's leaves are
+ * LLVM's and capstone's then, and one warning per DSO says what they
+ * could not decode.  The command that owns --objdump calls it when none
+ * was given, as builtin-annotate.c does, and sets annotate_opts.objdump_path.
+ *
+ * Return: 0, or -1 when there is no objdump for @env's architecture.
+ */
+int flamegraph__lookup_objdump(struct perf_env *env, char **path);
 
 /**
  * flamegraph__disassemble_symbol - a function's instructions, from its start

@@ -18,6 +18,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 
+#include "arch/common.h"
 #include "debug.h"
 #include "flamegraph-record.h"
 #include "path.h"
@@ -34,28 +35,26 @@ static int program_check(const char *file)
 	return is_regular_file(file) ? 0 : -EACCES;
 }
 
-int flamegraph__find_command(const char *cmd)
+/* An empty $PATH entry: the current directory, for execvp(). */
+static bool path_has_cwd(const char *path)
 {
-	const char *path = getenv("PATH") ?: "/bin:/usr/bin";
-	char *dirs, *next, *dir, file[PATH_MAX];
-	int err = -ENOENT;
+	return !*path || *path == ':' || strstr(path, "::") || path[strlen(path) - 1] == ':';
+}
+
+int flamegraph_record__find_command(const char *cmd)
+{
+	const char *path = getenv("PATH");
 
 	if (!*cmd)
 		return -ENOENT;
 	if (strchr(cmd, '/'))
 		return program_check(cmd);
-	dirs = strdup(path);
-	if (!dirs)
-		return 0;	/* let perf record tell */
-	/* An empty entry is the current directory, as for execvp(). */
-	for (next = dirs; next && err;) {
-		dir = strsep(&next, ":");
-		if (snprintf(file, sizeof(file), "%s/%s", *dir ? dir : ".", cmd) <
-		    (int)sizeof(file) && !program_check(file))
-			err = 0;
-	}
-	free(dirs);
-	return err;
+	/* execvp()'s default path: what runs it says. */
+	if (!path)
+		return 0;
+	if (lookup_path(cmd) || (path_has_cwd(path) && !program_check(cmd)))
+		return 0;
+	return -ENOENT;
 }
 
 /*
@@ -177,7 +176,7 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 	int *child_ret;
 	pid_t pid;
 
-	if (cmd && flamegraph__find_command(cmd)) {
+	if (cmd && flamegraph_record__find_command(cmd)) {
 		pr_err("%s: no such command to record (options go before the command)\n", cmd);
 		return -ENOENT;
 	}

@@ -3,19 +3,22 @@
 #define __PERF_FLAMEGRAPH_RECORD_H
 
 /**
- * flamegraph__find_command - whether execvp() would find a command
- * @cmd: a path, or a name to look for in $PATH (execvp()'s default path
- *       when $PATH is unset)
+ * flamegraph_record__find_command - whether execvp() would find a command
+ * @cmd: a path, or a name to look for in $PATH
  *
  * A mistyped option ('-f folded') ends perf flamegraph's options, so its
  * argument would be taken for the command to record: this says so before
- * anything is recorded.
+ * anything is recorded.  A name is looked up with lookup_path(), where a
+ * file of that name need only exist; an empty $PATH entry, which
+ * lookup_path() skips, is the current directory, as for execvp().  With
+ * $PATH unset, execvp()'s default path is not looked in: the command's
+ * exec says what it finds.
  *
- * Return: 0 if @cmd is a regular file that may be executed; else a
- * negative errno: for a path, why (-EACCES for a directory, as execve()
- * says), for a name, -ENOENT.  0 without the memory to look.
+ * Return: 0 if @cmd is a path to a regular file that may be executed, or
+ * a name found; else a negative errno: for a path, why (-EACCES for a
+ * directory, as execve() says), for a name, -ENOENT.
  */
-int flamegraph__find_command(const char *cmd);
+int flamegraph_record__find_command(const char *cmd);
 
 /**
  * flamegraph_record__bad_option - a perf record option perf flamegraph

@@ -303,7 +303,7 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		err = -ENODATA;
 	}
 	if (!err && fr->asm_leaves) {
-		err = flamegraph__decode_insns(&fg, perf_session__env(session));
+		err = flamegraph__decode_insns(&fg, perf_session__env(session), fr->no_objdump);
 		if (!err && fr->format == FLAMEGRAPH_HTML)
 			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
 		if (!err && fr->format != FLAMEGRAPH_FOLDED)

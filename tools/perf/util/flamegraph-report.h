@@ -45,6 +45,8 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
  * struct flamegraph_report - perf report --flamegraph[=file] [--flamegraph-asm]
  * @path: the output file; NULL when no flame graph was asked for
  * @asm_leaves: --flamegraph-asm
+ * @no_objdump: with --flamegraph-asm, no objdump for the recording's
+ *              architecture: set by perf report (flamegraph__lookup_objdump())
  * @format: from @path's extension, as in perf flamegraph
  * @out: @path, checked before the report starts
  * @bad_option: set by flamegraph_report__setup() when the options don't go
@@ -60,6 +62,7 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
 struct flamegraph_report {
 	const char		*path;
 	bool			asm_leaves;
+	bool			no_objdump;
 	bool			bad_option;
 	const char		*time_str;
 	const char		*cpu_list;

@@ -296,17 +296,16 @@ static u64 pprof__mapping(struct pprof_profile *pp, struct map *map)
 /*
  * A symbol's name as pprof wants both: demangled, and as the binary has
  * it. perf demangles as it loads symbols (symbol_conf.demangle): loaded
- * without, @pp->demangle demangles each function's once here (NULL for
- * a name that isn't mangled).
+ * without, @pp->demangle demangles each function's once here, as
+ * dso__demangle_sym() would have (the kernel's as demangle_kernel says).
  */
 static void pprof__function_names(struct pprof_profile *pp, struct pprof_function *f)
 {
-	bool demangle = symbol_conf.demangle;
-	char *demangled;
+	bool kernel = f->dso && dso__kernel(f->dso);
+	char *demangled = NULL;
 
-	symbol_conf.demangle = pp->demangle;
-	demangled = dso__demangle_sym(f->dso, /*kmodule=*/0, f->sym->name);
-	symbol_conf.demangle = demangle;
+	if (kernel ? symbol_conf.demangle_kernel : pp->demangle)
+		demangled = demangle_sym(f->sym->name);
 	f->system_name = pprof__string(pp, f->sym->name);
 	f->name = demangled ? pprof__string(pp, demangled) : f->system_name;
 	free(demangled);
