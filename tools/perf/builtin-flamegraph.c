@@ -25,7 +25,6 @@
 #include "util/flamegraph-output.h"
 #include "util/flamegraph-record.h"
 #include "util/flamegraph-session.h"
-#include "util/flamegraph-srcline.h"
 #include "util/header.h"
 #include "util/machine.h"
 #include "util/map.h"
@@ -351,7 +350,7 @@ static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
 static bool perf_flamegraph__functions(struct perf_flamegraph *pfg)
 {
 	return pfg->asm_leaves && pfg->asm_functions && !pfg->diff_base &&
-	       (pfg->format == FLAMEGRAPH_HTML || pfg->format == FLAMEGRAPH_JSON);
+	       flamegraph_format__has_code(pfg->format);
 }
 
 /*
@@ -777,24 +776,17 @@ static struct flamegraph_labels *perf_flamegraph__labels(struct flamegraph *fg)
 
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
-	FILE *fp = flamegraph_output__open(&pfg->out);
-	struct flamegraph_labels *labels;
-	struct flamegraph_info info;
+	struct flamegraph_labels *labels = calloc(pfg->nr_graphs, sizeof(*labels));
 	int err, i;
 
-	if (!fp)
-		return -EIO;
-	labels = calloc(pfg->nr_graphs, sizeof(*labels));
 	if (!labels)
-		return flamegraph_output__close(&pfg->out, -ENOMEM);
+		return -ENOMEM;
 	for (i = 0; i < pfg->nr_graphs; i++)
 		labels[i] = *perf_flamegraph__labels(pfg->graphs[i]);
-	flamegraph_info__init(&info, pfg->session);
-	err = flamegraph__write(pfg->graphs, labels, pfg->nr_graphs, fp, pfg->format, &info,
-				pfg->template);
-	flamegraph_info__exit(&info);
+	err = flamegraph__write_session(&pfg->out, pfg->graphs, labels, pfg->nr_graphs,
+					pfg->format, pfg->session, pfg->template);
 	free(labels);
-	return flamegraph_output__close(&pfg->out, err);
+	return err;
 }
 
 /* A DSO with a build-id whose frames no symbol names, and their samples. */
@@ -1044,6 +1036,7 @@ static bool input_is_whole(const char *path)
 static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
+	unsigned int nr_functions;
 	u64 *t = pfg->phases;
 	int err, i;
 
@@ -1080,17 +1073,10 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	if (pfg->asm_leaves && !annotate_opts.objdump_path)
 		pfg->no_objdump = flamegraph__lookup_objdump(perf_session__env(session),
 							     &annotate_opts.objdump_path) < 0;
-	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++) {
-		err = flamegraph__decode_insns(pfg->graphs[i], perf_session__env(session),
-					       pfg->no_objdump);
-		if (!err && pfg->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(pfg->graphs[i], FLAMEGRAPH_SRCLINES_MAX);
-		if (!err && perf_flamegraph__functions(pfg))
-			err = flamegraph__add_functions(pfg->graphs[i], perf_session__env(session),
-							pfg->asm_functions);
-		if (!err && perf_flamegraph__functions(pfg))
-			err = flamegraph__add_function_srclines(pfg->graphs[i]);
-	}
+	nr_functions = perf_flamegraph__functions(pfg) ? pfg->asm_functions : 0;
+	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++)
+		err = flamegraph__add_code(pfg->graphs[i], perf_session__env(session),
+					   pfg->format, pfg->no_objdump, nr_functions);
 	if (err)
 		return err;
 	t[2] = rdclock();

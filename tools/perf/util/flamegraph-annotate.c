@@ -15,6 +15,7 @@
 #include "flamegraph.h"
 #include "flamegraph-annotate.h"
 #include "flamegraph-asm.h"
+#include "flamegraph-srcline.h"
 #include "hashmap.h"
 #include "map.h"
 #include "symbol.h"
@@ -351,5 +352,21 @@ out:
 	hashmap__free(fa.index);
 	free(order);
 	free(fa.candidates);
+	return err;
+}
+
+int flamegraph__add_code(struct flamegraph *fg, struct perf_env *env,
+			 enum flamegraph_format format, bool no_objdump,
+			 unsigned int max_functions)
+{
+	int err = flamegraph__decode_insns(fg, env, no_objdump);
+
+	if (!err && format == FLAMEGRAPH_HTML)
+		err = flamegraph__add_srclines(fg, FLAMEGRAPH_SRCLINES_MAX);
+	if (err || !max_functions || !flamegraph_format__has_code(format))
+		return err;
+	err = flamegraph__add_functions(fg, env, max_functions);
+	if (!err)
+		err = flamegraph__add_function_srclines(fg);
 	return err;
 }

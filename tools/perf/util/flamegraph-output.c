@@ -565,6 +565,11 @@ const char *flamegraph_format__name(enum flamegraph_format format)
 	return names[format];
 }
 
+bool flamegraph_format__has_code(enum flamegraph_format format)
+{
+	return format == FLAMEGRAPH_HTML || format == FLAMEGRAPH_JSON;
+}
+
 int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels *labels,
 		      int nr_graphs, FILE *fp, enum flamegraph_format format,
 		      const struct flamegraph_info *info, const char *tmpl)

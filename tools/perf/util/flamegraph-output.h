@@ -51,6 +51,18 @@ int flamegraph__parse_format(const char *format_str, const char *output,
 const char *flamegraph_format__name(enum flamegraph_format format);
 
 /**
+ * flamegraph_format__has_code - whether a format carries whole functions
+ * @format: the format
+ *
+ * The JSON and the page carry the whole code of the hottest functions
+ * and the source lines of the hottest instructions beside the tree
+ * (flamegraph__add_code()); folded stacks and pprof profiles don't.
+ *
+ * Return: true for FLAMEGRAPH_HTML and FLAMEGRAPH_JSON.
+ */
+bool flamegraph_format__has_code(enum flamegraph_format format);
+
+/**
  * struct flamegraph_info - what the HTML header says about the recording
  * @title: page title
  * @input: path of the perf.data file read

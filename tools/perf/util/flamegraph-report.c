@@ -18,10 +18,8 @@
 #include "evsel.h"
 #include "flamegraph.h"
 #include "flamegraph-annotate.h"
-#include "flamegraph-asm.h"
 #include "flamegraph-report.h"
 #include "flamegraph-session.h"
-#include "flamegraph-srcline.h"
 #include "hist.h"
 #include "machine.h"
 #include "map.h"
@@ -216,7 +214,10 @@ int flamegraph_report__count(struct flamegraph_report *fr, struct evsel *evsel)
 	return 0;
 }
 
-/* What the page says of the view: the report's filters, what they left out. */
+/*
+ * What the page says of the view: the report's filters, what they left
+ * out, and that a -g callee graph is inverted.
+ */
 static int flamegraph_report__view(struct flamegraph_report *fr, struct strbuf *sb,
 				   const struct flamegraph *fg, struct evsel *evsel,
 				   float min_pcnt)
@@ -236,6 +237,9 @@ static int flamegraph_report__view(struct flamegraph_report *fr, struct strbuf *
 	if (!err && sb->len && nr_read >= fg->nr_samples)
 		err = strbuf_addf(sb, ": %" PRIu64 " of %" PRIu64 " samples left out",
 				  nr_read - fg->nr_samples, nr_read);
+	if (!err && callchain_param.order == ORDER_CALLEE)
+		err = strbuf_addf(sb, "%s%s", sb->len ? "; " : "",
+				  "inverted (-g callee): sampled functions at the root");
 	return err;
 }
 
@@ -251,6 +255,36 @@ static struct evsel *flamegraph_report__evsel(struct perf_session *session)
 	return NULL;
 }
 
+/*
+ * The tree of @evsel's entries, as perf report shows them: its
+ * callchains in the order perf report's -g gives, those above
+ * --percent-limit.
+ */
+static int flamegraph_report__build(struct flamegraph_report *fr, struct flamegraph *fg,
+				    struct evsel *evsel, float min_pcnt, int max_stack)
+{
+	bool caller = callchain_param.order == ORDER_CALLER;
+	int max_entries = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
+	int err;
+
+	/*
+	 * Callchains the kernel cut, at perf record's fp,<size> or else its
+	 * default limit, lost their outermost callers.  A lower --max-stack
+	 * keeps the outermost ones in caller order, and in callee order the
+	 * cut end is not below the comm: no marker can say where.
+	 */
+	if ((max_stack > 0 && max_stack < max_entries) || !caller)
+		max_entries = 0;
+	/* Call sites are those of callchains in caller order alone. */
+	if (fr->asm_leaves && flamegraph_format__has_code(fr->format) && caller) {
+		err = flamegraph__track_callsites(fg);
+		if (err)
+			return err;
+	}
+	return flamegraph__add_hists(fg, evsel__hists(evsel), min_pcnt, caller,
+				     fr->asm_leaves, max_entries);
+}
+
 int flamegraph_report__write(struct flamegraph_report *fr,
 			     struct perf_session *session, float min_pcnt,
 			     int max_stack)
@@ -259,9 +293,6 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	struct strbuf view = STRBUF_INIT;
 	struct flamegraph fg, *graph = &fg;
 	struct flamegraph_labels labels = { .event = NULL, };
-	struct flamegraph_info info;
-	int max_entries;
-	FILE *fp;
 	int err;
 
 	if (!evsel) {
@@ -272,68 +303,31 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		pr_err("--flamegraph-asm needs callchains: record with -g\n");
 		return -EINVAL;
 	}
-
-	/*
-	 * Callchains the kernel cut, at perf record's fp,<size> or else its
-	 * default limit, lost their outermost callers.  A lower --max-stack
-	 * keeps the outermost ones in caller order, and in callee order the
-	 * cut end is not below the comm: no marker can say where.
-	 */
-	max_entries = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
-	if ((max_stack > 0 && max_stack < max_entries) ||
-	    callchain_param.order != ORDER_CALLER)
-		max_entries = 0;
 	err = flamegraph__init(&fg, FLAMEGRAPH_WEIGHT_PERIOD);
 	if (err)
 		return err;
-	/* Call sites are those of callchains in caller order alone. */
-	if (fr->asm_leaves && fr->format != FLAMEGRAPH_FOLDED &&
-	    callchain_param.order == ORDER_CALLER)
-		err = flamegraph__track_callsites(&fg);
-	if (err)
-		goto out;
-	labels.event = evsel__name(evsel);
-	labels.unit = evsel__period_unit(evsel);
-	err = flamegraph__add_hists(&fg, evsel__hists(evsel), min_pcnt,
-				    callchain_param.order == ORDER_CALLER,
-				    fr->asm_leaves, max_entries);
+	err = flamegraph_report__build(fr, &fg, evsel, min_pcnt, max_stack);
 	if (!err && fg.nr_samples == 0) {
 		pr_err("no samples of '%s' left to show in %s\n",
 		       evsel__name(evsel), session->data->path);
 		err = -ENODATA;
 	}
-	if (!err && fr->asm_leaves) {
-		err = flamegraph__decode_insns(&fg, perf_session__env(session), fr->no_objdump);
-		if (!err && fr->format == FLAMEGRAPH_HTML)
-			err = flamegraph__add_srclines(&fg, FLAMEGRAPH_SRCLINES_MAX);
-		if (!err && fr->format != FLAMEGRAPH_FOLDED)
-			err = flamegraph__add_functions(&fg, perf_session__env(session),
-							FLAMEGRAPH_FUNCTIONS_DEFAULT);
-		if (!err && fr->format != FLAMEGRAPH_FOLDED)
-			err = flamegraph__add_function_srclines(&fg);
-	}
+	if (!err && fr->asm_leaves)
+		err = flamegraph__add_code(&fg, perf_session__env(session), fr->format,
+					   fr->no_objdump, FLAMEGRAPH_FUNCTIONS_DEFAULT);
 	if (!err)
 		err = flamegraph__finish(&fg);
 	if (!err)
 		err = flamegraph_report__view(fr, &view, &fg, evsel, min_pcnt);
-	/* perf report's percentages, which the page shows beside its own. */
-	labels.report_total = hists__total_period(evsel__hists(evsel));
-	if (!err && callchain_param.order == ORDER_CALLEE)
-		err = strbuf_addf(&view, "%s%s", view.len ? "; " : "",
-				  "inverted (-g callee): sampled functions at the root");
 	if (err)
 		goto out;
+	labels.event = evsel__name(evsel);
+	labels.unit = evsel__period_unit(evsel);
 	labels.view = view.len ? view.buf : NULL;
-
-	fp = flamegraph_output__open(&fr->out);
-	if (!fp) {
-		err = -EIO;
-		goto out;
-	}
-	flamegraph_info__init(&info, session);
-	err = flamegraph__write(&graph, &labels, 1, fp, fr->format, &info, NULL);
-	flamegraph_info__exit(&info);
-	err = flamegraph_output__close(&fr->out, err);
+	/* perf report's percentages, which the page shows beside its own. */
+	labels.report_total = hists__total_period(evsel__hists(evsel));
+	err = flamegraph__write_session(&fr->out, &graph, &labels, 1, fr->format, session,
+					/*tmpl=*/NULL);
 	if (!err)
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
 			" frames, %" PRIu64 " instruction leaves, wrote %s\n",

@@ -5,6 +5,7 @@
  * symbol_conf, so that the writers (util/flamegraph-output.c) need
  * neither.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,4 +91,21 @@ void flamegraph_info__exit(struct flamegraph_info *info)
 {
 	zfree((char **)&info->cmdline);
 	zfree((char **)&info->header);
+}
+
+int flamegraph__write_session(struct flamegraph_output *out, struct flamegraph **graphs,
+			      const struct flamegraph_labels *labels, int nr_graphs,
+			      enum flamegraph_format format, struct perf_session *session,
+			      const char *tmpl)
+{
+	FILE *fp = flamegraph_output__open(out);
+	struct flamegraph_info info;
+	int err;
+
+	if (!fp)
+		return -EIO;
+	flamegraph_info__init(&info, session);
+	err = flamegraph__write(graphs, labels, nr_graphs, fp, format, &info, tmpl);
+	flamegraph_info__exit(&info);
+	return flamegraph_output__close(out, err);
 }

@@ -2,7 +2,10 @@
 #ifndef __PERF_FLAMEGRAPH_SESSION_H
 #define __PERF_FLAMEGRAPH_SESSION_H
 
-struct flamegraph_info;
+#include "flamegraph-output.h"
+
+struct flamegraph;
+struct flamegraph_labels;
 struct perf_session;
 struct strbuf;
 
@@ -25,6 +28,28 @@ void flamegraph_info__init(struct flamegraph_info *info, struct perf_session *se
  * @info: as flamegraph_info__init() filled it
  */
 void flamegraph_info__exit(struct flamegraph_info *info);
+
+/**
+ * flamegraph__write_session - write the graphs of a session to an output
+ * @out: set up by flamegraph_output__init()
+ * @graphs: as flamegraph__write() takes them
+ * @labels: each graph's event, unit and view
+ * @nr_graphs: entries in @graphs and @labels
+ * @format: the output format
+ * @session: the session they were made from, for the page's header
+ *           (flamegraph_info__init())
+ * @tmpl: NULL, or a d3-flame-graph template (flamegraph__write())
+ *
+ * The write of perf flamegraph and perf report --flamegraph: opens @out,
+ * writes, and closes it, which replaces the previous output only if all
+ * was written (flamegraph_output__close()).
+ *
+ * Return: 0 on success, else a negative errno, said in one line.
+ */
+int flamegraph__write_session(struct flamegraph_output *out, struct flamegraph **graphs,
+			      const struct flamegraph_labels *labels, int nr_graphs,
+			      enum flamegraph_format format, struct perf_session *session,
+			      const char *tmpl);
 
 /**
  * flamegraph__describe_filters - perf report's sample filters in words
