@@ -462,6 +462,52 @@ static int convert_pprof__write(struct convert_pprof *c, const char *path)
 	return err;
 }
 
+/* What the options ask of the session: -e's event, --cpu, --time, -g. */
+static int convert_pprof__setup(struct convert_pprof *c)
+{
+	const struct perf_data_convert_opts *opts = c->opts;
+	struct perf_data *data = c->session->data;
+	int err;
+
+	if (opts->event && !perf_data__is_pipe(data) && !convert_pprof__has_event(c)) {
+		pr_err("event '%s' is not in %s\n", opts->event, data->path);
+		return -EINVAL;
+	}
+	if (opts->cpu_list) {
+		err = perf_session__cpu_bitmap(c->session, opts->cpu_list, c->cpu_bitmap);
+		if (err)
+			return err;
+	}
+	if (opts->time_str) {
+		err = perf_time__parse_for_ranges(opts->time_str, c->session, &c->ptime_range,
+						  &c->range_size, &c->range_num);
+		if (err < 0)
+			return err;
+	}
+	if (opts->setup_callchain)
+		opts->setup_callchain(c->session);
+	return 0;
+}
+
+static void convert_pprof__exit(struct convert_pprof *c)
+{
+	struct evsel *evsel;
+	size_t i;
+
+	evlist__for_each_entry(c->session->evlist, evsel)
+		evsel->priv = NULL;
+	for (i = 0; i < c->nr_events; i++) {
+		pprof_profile__exit(&c->events[i]->pp);
+		free(c->events[i]->name);
+		free(c->events[i]);
+	}
+	free(c->events);
+	free(c->frames);
+	free(c->ptime_range);
+	map__put(c->main_map);
+	perf_session__delete(c->session);
+}
+
 int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 			   struct perf_data_convert_opts *opts)
 {
@@ -471,8 +517,6 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 		.force	= opts->force,
 	};
 	struct convert_pprof c = { .opts = opts, };
-	struct evsel *evsel;
-	size_t i;
 	int err;
 
 	if (opts->all) {
@@ -507,41 +551,15 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 	err = symbol__init(perf_session__env(c.session));
 	if (err)
 		goto out;
-	if (opts->event && !perf_data__is_pipe(&data) && !convert_pprof__has_event(&c)) {
-		pr_err("event '%s' is not in %s\n", opts->event, data.path);
-		err = -EINVAL;
-		goto out;
-	}
-	if (opts->cpu_list) {
-		err = perf_session__cpu_bitmap(c.session, opts->cpu_list, c.cpu_bitmap);
+	err = convert_pprof__setup(&c);
+	if (!err) {
+		err = perf_session__process_events(c.session);
 		if (err)
-			goto out;
+			pr_err("failed to process the events of %s\n", data.path);
 	}
-	if (opts->time_str) {
-		err = perf_time__parse_for_ranges(opts->time_str, c.session, &c.ptime_range,
-						  &c.range_size, &c.range_num);
-		if (err < 0)
-			goto out;
-	}
-	if (opts->setup_callchain)
-		opts->setup_callchain(c.session);
-	err = perf_session__process_events(c.session);
-	if (err)
-		pr_err("failed to process the events of %s\n", data.path);
-	else
+	if (!err)
 		err = convert_pprof__write(&c, to_pprof);
 out:
-	evlist__for_each_entry(c.session->evlist, evsel)
-		evsel->priv = NULL;
-	for (i = 0; i < c.nr_events; i++) {
-		pprof_profile__exit(&c.events[i]->pp);
-		free(c.events[i]->name);
-		free(c.events[i]);
-	}
-	free(c.events);
-	free(c.frames);
-	free(c.ptime_range);
-	map__put(c.main_map);
-	perf_session__delete(c.session);
+	convert_pprof__exit(&c);
 	return err;
 }
