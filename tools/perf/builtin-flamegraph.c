@@ -70,14 +70,6 @@ struct perf_flamegraph_event {
 	/* What the writers say of it: its event, unit and view. */
 	struct flamegraph_labels labels;
 	struct strbuf		view;
-	/* Frame-pointer callchains: a sample's key tells its stack. */
-	bool			stacks_by_key;
-	/* ... and its callers, the sampled function's place. */
-	bool			callers_by_key;
-	/* Callchain entries to resolve: perf_flamegraph__max_stack(). */
-	int			max_stack;
-	u64			nr_filtered;
-	u64			nr_unresolved;
 };
 
 struct perf_flamegraph {
@@ -134,9 +126,8 @@ struct perf_flamegraph {
 	bool			cpu_label;
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	bool			bad_option;	/* found only once the input was read */
-	struct flamegraph_frame	*frames;
-	size_t			alloc_frames;
 	u64			nr_other_event;
+	/* All graphs' struct flamegraph_stats', once the events are read. */
 	u64			nr_resolved;	/* not from a remembered stack */
 	u64			nr_by_callers;	/* of which only the IP resolved */
 	/* When they began: events, decoding, finish, write. */
@@ -245,7 +236,7 @@ static bool perf_flamegraph__stacks_by_key(struct evsel *evsel)
  * after its IP alone: perf resolves each entry on its own
  * (add_callchain_ip()), in the cpumode of the PERF_CONTEXT_* marker
  * before it.  That holds for precise events too, as long as the
- * callchain starts with the sample IP (perf_flamegraph__callers_key()):
+ * callchain starts with the sample IP (flamegraph__add_sample()):
  * callchain__fixup_precise_ip() then leaves it as it is.  Not with --inline
  * (more frames for the IP), guest code, callchains in caller order or
  * with a skipped entry (HAVE_SKIP_CALLCHAIN_IDX).
@@ -261,40 +252,6 @@ static bool perf_flamegraph__callers_by_key(struct evsel *evsel)
 }
 
 /*
- * The key of @sample's callers: its callchain is its own context marker,
- * its IP, then its callers' return addresses, no more than --max-stack.
- * Return: false for other callchains.
- */
-static bool perf_flamegraph__callers_key(struct perf_flamegraph_event *pfe,
-					 struct flamegraph_stack_key *key,
-					 const struct flamegraph_stack_key *sample_key)
-{
-	u64 marker = sample_key->cpumode == PERF_RECORD_MISC_USER ? PERF_CONTEXT_USER :
-		     sample_key->cpumode == PERF_RECORD_MISC_KERNEL ? PERF_CONTEXT_KERNEL : 0;
-
-	if (!pfe->callers_by_key || !marker || sample_key->nr < 2 ||
-	    sample_key->nr > (u64)pfe->max_stack || sample_key->ips[0] != marker ||
-	    sample_key->ips[1] != sample_key->ip)
-		return false;
-	*key = *sample_key;
-	key->callers = true;
-	key->ip = 0;
-	key->nr -= 2;
-	key->ips += 2;
-	return true;
-}
-
-/* Callchain entries that are addresses, not PERF_CONTEXT_* markers. */
-static u64 nr_addresses(const struct flamegraph_stack_key *key)
-{
-	u64 i, nr = 0;
-
-	for (i = 0; i < key->nr; i++)
-		nr += key->ips[i] < PERF_CONTEXT_MAX;
-	return nr;
-}
-
-/*
  * How many callchain entries to resolve: --max-stack's, else all that
  * the recording holds, as the kernel cut them; a DWARF unwinder's buffer
  * is as deep as perf report's default, PERF_MAX_STACK_DEPTH.
@@ -305,32 +262,6 @@ static int perf_flamegraph__max_stack(struct perf_flamegraph *pfg, struct evsel 
 	    (evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER))
 		return PERF_MAX_STACK_DEPTH;
 	return pfg->max_stack;
-}
-
-/*
- * Whether a callchain (its @key, and the @nr frames perf made of it,
- * outermost first) was cut: it holds exactly as many addresses as the
- * kernel keeps (perf record's fp,<size>, else perf_event_max_stack,
- * whose value at record time the recording doesn't hold: its default;
- * recorded with a higher one, a callchain holds more, and the cut is
- * missed, not invented), or more than @pfe's max_stack; or a DWARF
- * unwinder stopped at max_stack user frames.
- */
-static bool perf_flamegraph__truncated(struct perf_flamegraph_event *pfe,
-				       struct evsel *evsel,
-				       const struct flamegraph_stack_key *key,
-				       const struct flamegraph_frame *frames, u64 nr)
-{
-	u64 limit = evsel->core.attr.sample_max_stack ?: PERF_MAX_STACK_DEPTH;
-	u64 nr_kept = nr_addresses(key), nr_user = 0, i;
-
-	if (nr_kept == limit || nr_kept > (u64)pfe->max_stack)
-		return true;
-	if (!(evsel->core.attr.sample_type & PERF_SAMPLE_STACK_USER))
-		return false;
-	for (i = 0; i < nr; i++)
-		nr_user += !frames[i].kernel;
-	return nr_user >= (u64)pfe->max_stack;
 }
 
 static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
@@ -410,9 +341,13 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	strbuf_init(&pfe->view, 0);
 	pfe->name = name;
 	pfe->nth = nth;
-	pfe->stacks_by_key = perf_flamegraph__stacks_by_key(evsel);
-	pfe->callers_by_key = perf_flamegraph__callers_by_key(evsel);
-	pfe->max_stack = perf_flamegraph__max_stack(pfg, evsel);
+	pfe->fg.sample_opts = (struct flamegraph_sample_opts){
+		.max_stack	= perf_flamegraph__max_stack(pfg, evsel),
+		.callchains	= symbol_conf.use_callchain,
+		.stacks_by_key	= perf_flamegraph__stacks_by_key(evsel),
+		.callers_by_key	= perf_flamegraph__callers_by_key(evsel),
+		.insn_leaves	= pfg->asm_leaves,
+	};
 	pfe->labels.event = pfe->name;
 	pfe->labels.unit = evsel__period_unit(evsel);
 	events[pfg->nr_events++] = pfe;
@@ -434,185 +369,29 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
 			       !test_bit(sample->cpu, pfg->cpu_bitmap))) ||
 	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num,
 					  sample->time)) {
-		pfe->nr_filtered++;
+		pfe->fg.stats.nr_filtered++;
 		return false;
 	}
 	return true;
 }
 
-/*
- * Whether perf unwound @sample's user stack from its copy of it
- * (thread__resolve_callchain_unwind()), with a kernel callchain that has
- * no user entries, so that every user entry of its callchain is the
- * unwinder's.  Those of the callers hold the return address minus 1
- * (libdw's and libunwind's, for the call's line), unlike the return
- * addresses of the kernel's frame-pointer callchains.
- */
-static bool perf_flamegraph__unwound(struct evsel *evsel, struct perf_sample *sample)
-{
-	u64 both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-
-	return (evsel->core.attr.sample_type & both) == both &&
-	       evsel->core.attr.exclude_callchain_user &&
-	       sample->user_regs && sample->user_regs->regs && sample->user_stack.size;
-}
-
-/*
- * The leaf of a resolved sample: its callchain, outermost caller first,
- * as perf resolves it (for precise events, in agreement with the sample
- * IP: callchain__fixup_precise_ip()), else the sampled function alone; with
- * --asm, the instruction at the sample IP below it.  Callers seen before
- * (@callers, the node they went to) are not resolved again.  Else, with
- * @callers_of set, and one frame per callchain entry of @key, the last
- * the sampled function's, *@callers_of is set to the node of its callers.
- */
-static struct flamegraph_node *perf_flamegraph__add(struct perf_flamegraph *pfg,
-						    struct perf_flamegraph_event *pfe,
-						    struct evsel *evsel,
-						    struct perf_sample *sample,
-						    const struct flamegraph_stack_key *key,
-						    struct flamegraph_node *callers,
-						    struct flamegraph_node **callers_of,
-						    struct addr_location *al,
-						    struct machine *machine)
-{
-	struct callchain_cursor *cursor = get_tls_callchain_cursor();
-	struct flamegraph_frame ip = {
-		.ms	= { .thread = al->thread, .map = al->map, .sym = al->sym, },
-		.ip	= sample->ip,
-		.kernel	= flamegraph_frame__is_kernel(machine, al->map, sample->ip),
-	};
-	const struct flamegraph_frame *insn = pfg->asm_leaves ? &ip : NULL;
-	struct callchain_cursor_node *node;
-	struct flamegraph_node *leaf;
-	bool unwound, user = false;
-	u64 nr = 0, user_ip = 0;
-
-	if (callers)
-		return flamegraph__walk(&pfe->fg, callers, &ip, 1, insn);
-
-	if (symbol_conf.use_callchain && sample->callchain && cursor &&
-	    thread__resolve_callchain(al->thread, cursor, sample, NULL, NULL,
-				      pfe->max_stack) == 0 && cursor->nr) {
-		if (flamegraph__grow(&pfg->frames, &pfg->alloc_frames, cursor->nr,
-				     sizeof(*pfg->frames)))
-			return NULL;
-		unwound = perf_flamegraph__unwound(evsel, sample);
-		/* Callee first in the cursor, caller first in the tree. */
-		callchain_cursor_commit(cursor);
-		while ((node = callchain_cursor_current(cursor)) != NULL) {
-			struct flamegraph_frame *frame = &pfg->frames[cursor->nr - 1 - nr++];
-
-			*frame = (struct flamegraph_frame){
-				.ms	= node->ms,
-				.ip	= node->ip,
-				.kernel	= flamegraph_frame__is_kernel(machine, node->ms.map,
-								      node->ip),
-			};
-			/*
-			 * The unwinder's first entry, and its inlined
-			 * functions' (--inline), is where the thread was,
-			 * the user registers' IP; the rest are its callers'.
-			 */
-			if (unwound && !frame->kernel) {
-				if (!user) {
-					user = true;
-					user_ip = node->ip;
-				}
-				frame->unwound = node->ip != user_ip;
-			}
-			callchain_cursor_advance(cursor);
-		}
-		/* The sampled function is the sample IP's, as in perf report. */
-		nr = flamegraph_frames__sampled(pfg->frames, nr, ip.kernel);
-	}
-	leaf = flamegraph__leaf(&pfe->fg, thread__comm_str(al->thread),
-				nr && perf_flamegraph__truncated(pfe, evsel, key, pfg->frames, nr),
-				nr ? pfg->frames : &ip, nr ?: 1, insn);
-	if (leaf && callers_of && nr == nr_addresses(key))
-		*callers_of = insn ? leaf->parent->parent : leaf->parent;
-	return leaf;
-}
-
 static int process_sample_event(const struct perf_tool *tool,
-				union perf_event *event,
+				union perf_event *event __maybe_unused,
 				struct perf_sample *sample,
 				struct machine *machine)
 {
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
-	struct evsel *evsel = sample->evsel;
-	struct flamegraph_stack_key key = {
-		.machine = machine,
-		.pid	 = sample->pid,
-		.tid	 = sample->tid,
-		.cpumode = sample->cpumode,
-		.ip	 = sample->ip,
-		.nr	 = sample->callchain ? sample->callchain->nr : 0,
-		.ips	 = sample->callchain ? sample->callchain->ips : NULL,
-	}, callers_key;
-	struct flamegraph_node *leaf = NULL, *callers_node = NULL;
-	struct flamegraph_stack *stack = NULL;
 	struct perf_flamegraph_event *pfe;
-	struct addr_location al;
-	bool by_callers;
 	int ret = 0;
 
-	pfe = perf_flamegraph__event(pfg, evsel, &ret);
+	pfe = perf_flamegraph__event(pfg, sample->evsel, &ret);
 	if (!pfe) {
 		pfg->nr_other_event++;
 		return ret;
 	}
 	if (!perf_flamegraph__wanted(pfg, pfe, sample))
 		return 0;
-
-	/* A stack seen before goes where it went; callers seen before, likewise. */
-	by_callers = perf_flamegraph__callers_key(pfe, &callers_key, &key);
-	if (by_callers) {
-		stack = flamegraph__find_stack(&pfe->fg, &callers_key);
-		callers_node = stack ? flamegraph_stack__node(stack) : NULL;
-	} else if (pfe->stacks_by_key) {
-		stack = flamegraph__find_stack(&pfe->fg, &key);
-		if (stack) {
-			leaf = flamegraph_stack__node(stack);
-			goto out_account;
-		}
-	}
-
-	pfg->nr_resolved++;
-	pfg->nr_by_callers += !!callers_node;
-	addr_location__init(&al);
-	if (machine__resolve(machine, &al, sample) < 0) {
-		pr_debug("problem processing %d event, skipping it.\n", event->header.type);
-		pfe->nr_unresolved++;
-		goto out;
-	}
-	if (!al.filtered) {
-		leaf = perf_flamegraph__add(pfg, pfe, evsel, sample, &key, callers_node,
-					    by_callers ? &callers_node : NULL, &al, machine);
-		if (!leaf) {
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
-	/* Failing to remember costs only the next sample a resolution. */
-	if (by_callers) {
-		if (!stack && callers_node)
-			stack = flamegraph__add_stack(&pfe->fg, &callers_key, callers_node);
-	} else if (pfe->stacks_by_key) {
-		flamegraph__add_stack(&pfe->fg, &key, leaf);
-	}
-	addr_location__exit(&al);
-out_account:
-	if (leaf) {
-		flamegraph__account(&pfe->fg, leaf, 1, sample->period);
-		flamegraph__account_callsites(&pfe->fg, stack, 1, sample->period);
-	} else {
-		pfe->nr_filtered++;
-	}
-	return 0;
-out:
-	addr_location__exit(&al);
-	return ret;
+	return flamegraph__add_sample(&pfe->fg, sample, machine);
 }
 
 /*
@@ -763,7 +542,8 @@ static int perf_flamegraph_event__view(struct perf_flamegraph *pfg,
 		err = strbuf_addf(sb, "%s--time %s", sb->len ? ", " : "", pfg->time_str);
 	if (!err && sb->len)
 		err = strbuf_addf(sb, ": %" PRIu64 " of %" PRIu64 " samples left out",
-				  pfe->nr_filtered, pfe->nr_filtered + pfe->fg.nr_samples);
+				  pfe->fg.stats.nr_filtered,
+				  pfe->fg.stats.nr_filtered + pfe->fg.nr_samples);
 	pfe->labels.view = sb->len ? sb->buf : NULL;
 	return err;
 }
@@ -900,9 +680,9 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 		pfe = pfg->events[i];
 		fprintf(stderr, "%s%" PRIu64 " samples of '%s'", i ? "; " : "",
 			pfe->fg.nr_samples, pfe->name);
-		if (pfe->nr_filtered || pfe->nr_unresolved)
+		if (pfe->fg.stats.nr_filtered || pfe->fg.stats.nr_unresolved)
 			fprintf(stderr, " (%" PRIu64 " filtered, %" PRIu64 " unresolved)",
-				pfe->nr_filtered, pfe->nr_unresolved);
+				pfe->fg.stats.nr_filtered, pfe->fg.stats.nr_unresolved);
 		fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves",
 			pfe->fg.nr_nodes - 1, pfe->fg.nr_leaves);
 	}
@@ -945,9 +725,11 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 	}
 	for (i = 0; i < pfg->nr_events; i++) {
 		pfe = pfg->events[i];
+		pfg->nr_resolved += pfe->fg.stats.nr_resolved;
+		pfg->nr_by_callers += pfe->fg.stats.nr_by_callers;
 		if (!pfg->nr_event_names && pfe != chosen) {
-			pfg->nr_other_event += pfe->fg.nr_samples + pfe->nr_filtered +
-					       pfe->nr_unresolved;
+			pfg->nr_other_event += pfe->fg.nr_samples + pfe->fg.stats.nr_filtered +
+					       pfe->fg.stats.nr_unresolved;
 			perf_flamegraph_event__delete(pfe);
 			continue;
 		}
@@ -971,8 +753,8 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 			       PRIu64 " unresolved)\n",
 			       pfe ? pfe->name : pfg->nr_event_names ? pfg->event_names[i] :
 			       "any event",
-			       pfg->session->data->path, pfe ? pfe->nr_filtered : 0,
-			       pfe ? pfe->nr_unresolved : 0);
+			       pfg->session->data->path, pfe ? pfe->fg.stats.nr_filtered : 0,
+			       pfe ? pfe->fg.stats.nr_unresolved : 0);
 			return -ENODATA;
 		}
 	}
@@ -1263,8 +1045,6 @@ static void perf_flamegraph__forget_input(struct perf_flamegraph *pfg)
 	pfg->replaced = NULL;
 	pfg->nr_replaced = 0;
 	pfg->alloc_replaced = 0;
-	pfg->frames = NULL;
-	pfg->alloc_frames = 0;
 	pfg->ptime_range = NULL;
 	pfg->range_size = 0;
 	pfg->range_num = 0;
@@ -1286,7 +1066,6 @@ static void perf_flamegraph__close(struct perf_flamegraph *pfg)
 	for (i = 0; i < pfg->nr_replaced; i++)
 		dso__put(pfg->replaced[i]);
 	free(pfg->replaced);
-	free(pfg->frames);
 	free(pfg->ptime_range);
 	perf_flamegraph__forget_input(pfg);
 }

@@ -12,6 +12,7 @@ struct flamegraph_chunk;
 struct hashmap;
 struct machine;
 struct map;
+struct perf_sample;
 
 /**
  * enum flamegraph_kind - what a flame-graph node stands for
@@ -250,12 +251,68 @@ enum flamegraph_weight {
 };
 
 /**
+ * struct flamegraph_sample_opts - how flamegraph__add_sample() reads a sample
+ * @max_stack: callchain entries to resolve, at least 1:
+ *             thread__resolve_callchain()'s max_stack, perf report's
+ *             --max-stack
+ * @callchains: resolve the sample's callchain (symbol_conf.use_callchain);
+ *              else a stack is the sampled function alone
+ * @stacks_by_key: the sample's callchain, as recorded, tells its stack
+ *                 (struct flamegraph_stack_key): a frame-pointer
+ *                 callchain, which perf resolves from the sample alone;
+ *                 not a DWARF unwinder's copy of the user stack, nor an
+ *                 LBR call stack, which the key doesn't hold
+ * @callers_by_key: likewise, the callchain after the sample IP tells the
+ *                  node of the sampled function's callers: perf resolves
+ *                  each callchain entry on its own (add_callchain_ip());
+ *                  not with --inline (more frames for the IP), guest code,
+ *                  callchains in caller order or with a skipped entry
+ * @insn_leaves: each stack ends in an instruction leaf, the instruction at
+ *               the sample IP (perf flamegraph --asm)
+ *
+ * The caller decides these from its options and the event (struct evsel's
+ * attr, callchain_param) when it makes the graph, before the first sample.
+ */
+struct flamegraph_sample_opts {
+	int			max_stack;
+	bool			callchains;
+	bool			stacks_by_key;
+	bool			callers_by_key;
+	bool			insn_leaves;
+};
+
+/**
+ * struct flamegraph_stats - what became of the samples given to
+ *                           flamegraph__add_sample()
+ * @nr_resolved: samples machine__resolve() resolved, rather than going
+ *               where a sample of the same stack went
+ * @nr_by_callers: of those, samples of whose callchain only the IP was
+ *                 resolved, their callers' node found where it went before
+ * @nr_unresolved: samples machine__resolve() failed on: not in the tree
+ * @nr_filtered: samples left out of the tree by perf's filters (struct
+ *               addr_location's @filtered: --comm, --dso, --symbols),
+ *               and those the caller's own filters leave out, which it
+ *               counts here
+ */
+struct flamegraph_stats {
+	u64			nr_resolved;
+	u64			nr_by_callers;
+	u64			nr_unresolved;
+	u64			nr_filtered;
+};
+
+/**
  * struct flamegraph - a flame-graph tree and its counters
  * @root: the root node ("all")
  * @nr_nodes: nodes in the tree, the root included
  * @nr_leaves: instruction leaves (FLAMEGRAPH_INSN nodes)
  * @weight: what the nodes' @self and @total sum
  * @nr_samples: samples added
+ * @sample_opts: how flamegraph__add_sample() reads a sample, set by the
+ *               caller after flamegraph__init(), before the first sample
+ * @stats: what became of the samples given to flamegraph__add_sample()
+ * @frames: the callchain of the sample being added, outermost caller first
+ * @alloc_frames: room in @frames
  * @insns: the distinct sampled instructions, in no particular order, for
  *         flamegraph__decode_insns() and whoever else looks up what is
  *         at their addresses
@@ -293,6 +350,10 @@ struct flamegraph {
 	u64			nr_leaves;
 	enum flamegraph_weight	weight;
 	u64			nr_samples;
+	struct flamegraph_sample_opts sample_opts;
+	struct flamegraph_stats	stats;
+	struct flamegraph_frame	*frames;
+	size_t			alloc_frames;
 	struct flamegraph_insn	**insns;
 	size_t			nr_insns;
 	size_t			alloc_insns;
@@ -525,6 +586,45 @@ struct flamegraph_node *flamegraph_stack__node(const struct flamegraph_stack *st
  * to the others.
  */
 void flamegraph__forget_stacks(struct flamegraph *fg, s32 pid);
+
+/**
+ * flamegraph__add_sample - add a sample to the tree, counted at its leaf
+ * @fg: the flame graph, its @sample_opts set
+ * @sample: the sample, of an event whose samples @fg shows, its @evsel set
+ *          (borrowed)
+ * @machine: the machine the sample is of, which resolves its addresses
+ *
+ * The way of a sample into the tree, as perf report's
+ * process_sample_event() makes it with machine__resolve() and
+ * hist_entry_iter__add(): a sample whose stack (or its callers', with
+ * @sample_opts' @callers_by_key) was seen before goes where that one went
+ * (flamegraph__find_stack()); else machine__resolve() resolves its IP,
+ * thread__resolve_callchain() its callchain, up to @sample_opts'
+ * @max_stack entries, and the tree remembers where it went
+ * (flamegraph__add_stack()).  The stack is cut above the sampled function
+ * to the sample IP's context (flamegraph_frames__sampled()), under a
+ * "[truncated]" node if the callchain was cut, and with @sample_opts'
+ * @insn_leaves ends in the instruction at the sample IP.  Its period
+ * counts at its leaf (flamegraph__account()) and on its call sites
+ * (flamegraph__account_callsites()).
+ *
+ * From the event itself (@sample's @evsel attr), as the recording made
+ * it: whether a callchain was cut, as many addresses as the kernel keeps
+ * (attr.sample_max_stack, else PERF_MAX_STACK_DEPTH) or a DWARF unwinder
+ * stopped at @max_stack user frames (PERF_SAMPLE_STACK_USER); and
+ * whether the user entries of its callchain are a DWARF unwinder's
+ * (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER and
+ * exclude_callchain_user), whose callers' addresses are the return
+ * address minus 1 (struct flamegraph_frame's @unwound).
+ *
+ * @fg's @stats count what became of the sample.  A sample that
+ * machine__resolve() fails on, or that perf's filters leave out, is not
+ * an error.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int flamegraph__add_sample(struct flamegraph *fg, struct perf_sample *sample,
+			   struct machine *machine);
 
 /**
  * flamegraph__finish - compute totals, labels and the output order
