@@ -21,6 +21,8 @@
 # buildid-cache, perf probe and perf flamegraph --debuginfod).
 # debuginfod: elfutils' server, which the --debuginfod test serves its
 # program's debug file with on 127.0.0.1.
+# strace: upstream's annotate test checks with it that perf annotate
+# removes the copy of the vdso it makes in /tmp.
 
 PKGS="build-essential flex bison pkg-config xz-utils patch git debuginfod
 libelf-dev libdw-dev libdebuginfod-dev libtraceevent-dev libtracefs-dev libcapstone-dev
@@ -29,7 +31,7 @@ zlib1g-dev libzstd-dev liblzma-dev binutils binutils-dev libiberty-dev
 python3 python3-dev python3-setuptools libslang2-dev libunwind-dev
 libnuma-dev libcap-dev libperl-dev libssl-dev libbabeltrace-dev
 libpfm4-dev systemtap-sdt-dev
-asciidoc-base xmlto docbook-xml docbook-xsl xsltproc man-db bzip2"
+asciidoc-base xmlto docbook-xml docbook-xsl xsltproc man-db bzip2 strace"
 
 BROWSER_PKGS="chromium fonts-dejavu-core"
 PPROF_PKGS="golang-go golang-github-google-pprof-dev"

@@ -640,7 +640,7 @@ static void perf_flamegraph__warn_unnamed(struct perf_flamegraph *pfg)
 	qsort(unnamed.dsos, unnamed.nr, sizeof(*unnamed.dsos), perf_flamegraph__cmp_unnamed);
 	for (i = 0; i < unnamed.nr && i < 3; i++)
 		strbuf_addf(&sb, "%s%s (%llu sample%s)", i ? ", " : "",
-			    dso__long_name(unnamed.dsos[i].dso),
+			    flamegraph_dso__name(unnamed.dsos[i].dso),
 			    (unsigned long long)unnamed.dsos[i].samples,
 			    unnamed.dsos[i].samples == 1 ? "" : "s");
 	if (unnamed.nr > 3)

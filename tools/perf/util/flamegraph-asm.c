@@ -33,6 +33,7 @@
 #include "thread.h"
 #include "ui/progress.h"
 #include "ui/util.h"
+#include "vdso.h"
 
 /* The longest x86 instruction; no architecture perf knows has longer. */
 #define FLAMEGRAPH_INSN_MAX	15
@@ -87,7 +88,7 @@ static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 	vscnprintf(why, sizeof(why), some ? fmt + 6 : fmt, ap);
 	va_end(ap);
 	pr_warning("Warning: %s: %s; %s show addresses only\n",
-		   dso ? dso__long_name(dso) : insn->kernel ? "[kernel]" : "[unknown]",
+		   dso ? flamegraph_dso__name(dso) : insn->kernel ? "[kernel]" : "[unknown]",
 		   why, some ? "those leaves" : "its instruction leaves");
 }
 
@@ -760,4 +761,10 @@ int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env, bool n
 	}
 	free(fa.objdump);
 	return err;
+}
+
+const char *flamegraph_dso__name(const struct dso *dso)
+{
+	/* dso__is_vdso() reads its name alone. */
+	return dso__is_vdso((struct dso *)dso) ? dso__short_name(dso) : dso__long_name(dso);
 }

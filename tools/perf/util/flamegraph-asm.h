@@ -7,6 +7,7 @@
 #include <linux/types.h>
 #include <sys/types.h>
 
+struct dso;
 struct flamegraph;
 struct map_symbol;
 struct perf_env;
@@ -106,5 +107,17 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
  */
 bool flamegraph__symbol_code_missing(const struct map_symbol *ms, struct perf_env *env,
 				     char *why, size_t size);
+
+/**
+ * flamegraph_dso__name - the name a warning gives a DSO
+ * @dso: the DSO
+ *
+ * Its path; for the vDSO, which perf reads from a copy of its own in
+ * /tmp under a name of the moment, "[vdso]", as perf report and perf
+ * buildid-list name it.
+ *
+ * Return: a string owned by @dso.
+ */
+const char *flamegraph_dso__name(const struct dso *dso);
 
 #endif /* __PERF_FLAMEGRAPH_ASM_H */

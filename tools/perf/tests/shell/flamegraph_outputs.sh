@@ -195,7 +195,7 @@ test_help() {
 
 test_record_command() {
 	echo "perf flamegraph -- command: records with build-ids, then renders"
-	local d="${workdir}/reccmd" bid pid line
+	local d="${workdir}/reccmd" bid pid line cmdline
 
 	mkdir "$d"
 	build_workload "$d/prog" --own-build-id
@@ -251,8 +251,9 @@ test_record_command() {
 	# perf record.
 	perf flamegraph -i "$d/a.data" -o "$d/a.folded" record -F 499 --call-graph fp -a \
 		-- "$d/prog" 10 > /dev/null 2> /dev/null
-	perf report -i "$d/a.data" --header-only 2> /dev/null |
-		grep -qx "# cmdline : [^ ]* flamegraph -i $d/a.data -o $d/a.folded record -F 499 --call-graph fp -a -- $d/prog 10 "
+	cmdline="# cmdline : [^ ]* flamegraph -i $d/a.data -o $d/a.folded"
+	cmdline+=" record -F 499 --call-graph fp -a -- $d/prog 10 "
+	perf report -i "$d/a.data" --header-only 2> /dev/null | grep -qx "${cmdline}"
 	perf evlist -i "$d/a.data" -v 2> /dev/null | grep -q "sample_freq }: 499, .* freq: 1"
 	grep -q "^prog;" "$d/a.folded"
 	# Longer than perf flamegraph takes to start recording, however busy
@@ -268,8 +269,9 @@ test_record_command() {
 		-- sleep 1 > /dev/null 2> /dev/null
 	kill "${pid}"
 	wait "${pid}" || true
-	perf report -i "$d/p.data" --header-only 2> /dev/null |
-		grep -qx "# cmdline : [^ ]* flamegraph -i $d/p.data -o $d/p.folded record -c 100000 -p ${pid} -- sleep 1 "
+	cmdline="# cmdline : [^ ]* flamegraph -i $d/p.data -o $d/p.folded"
+	cmdline+=" record -c 100000 -p ${pid} -- sleep 1 "
+	perf report -i "$d/p.data" --header-only 2> /dev/null | grep -qx "${cmdline}"
 	grep -q "^perf[^;]*;.*noploop" "$d/p.folded"
 	refute grep -q "^sleep;" "$d/p.folded"
 	# perf record's letters are not perf flamegraph's: -F, -p, -a are
