@@ -12,7 +12,7 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+trap 'rm -rf "$stage" "$stage.log" "$stage.diff"' EXIT
 
 cd "$top"
 git -C "$stage" init -q
