@@ -454,8 +454,11 @@ def check_script_stacks(args):
                     fail(f"{len(frames) - 1} frames under [truncated]: {stack[:200]}")
             elif len(frames) - 1 == 127:
                 fail(f"127 frames, the kernel's limit, not under [truncated]: {stack[:200]}")
-            # Functions that share a name carry their DSO offset: drop it.
-            got[";".join(re.sub(r" \([^()]*\+0x[0-9a-f]+\)$", "", frame)
+            # Functions that share a name carry their DSO offset, and a
+            # frame without a symbol its DSO ("[unknown] ([vdso])"):
+            # perf script says neither.
+            got[";".join(re.sub(r"^\[unknown\] \([^()]*\)$", "[unknown]",
+                                re.sub(r" \([^()]*\+0x[0-9a-f]+\)$", "", frame))
                          for frame in frames)] += int(n)
     # A callchain with an invalid context marker resolves to nothing:
     # perf script prints no stack, perf flamegraph (like perf report)
