@@ -93,8 +93,8 @@ if [ -d "$src/tests/shell" ]; then
 		echo "shell tests failed with ASan:"
 		grep -E "^ *[0-9.]+: .*: (Ok|FAILED!|Skip.*)$" "$work/shell.log"
 		# Which part, which command, and any sanitizer's words.
-		grep -E '^test_[a-z0-9_]+( FAILED|: line [0-9]+: .*)$|runtime error|Sanitizer' \
-			"$work/shell.log" | head -20
+		grep -E '^test_[a-z0-9_]+( FAILED|: line [0-9]+: .*)$|runtime error|Sanitizer|^[A-Za-z]*Error' \
+			"$work/shell.log" | cut -c1-400 | head -20
 		ours=$((ours + 1))
 	fi
 	echo "shell tests with ASan: $(grep -cE ': Ok$' "$work/shell.log") Ok," \

@@ -25,7 +25,6 @@
 #include "dso.h"
 #include "build-id.h"
 #include "flamegraph.h"
-#include "flamegraph-html.h"
 #include "flamegraph-output.h"
 #include "map.h"
 #include "symbol.h"
@@ -570,9 +569,8 @@ bool flamegraph_format__has_code(enum flamegraph_format format)
 	return format == FLAMEGRAPH_HTML || format == FLAMEGRAPH_JSON;
 }
 
-int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels *labels,
-		      int nr_graphs, FILE *fp, enum flamegraph_format format,
-		      const struct flamegraph_info *info, const char *tmpl)
+int flamegraph__write_trees(struct flamegraph **graphs, const struct flamegraph_labels *labels,
+			    int nr_graphs, FILE *fp, enum flamegraph_format format)
 {
 	int i;
 
@@ -596,18 +594,11 @@ int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels
 		for (i = 0; i < nr_graphs; i++)
 			flamegraph_node__write_folded(&graphs[i]->root, fp, labels[i].event);
 		return ferror(fp) ? -EIO : 0;
-	case FLAMEGRAPH_PPROF:
-		/* Of samples, not trees: bt_convert__perf2pprof(). */
-		return -EINVAL;
 	case FLAMEGRAPH_HTML:
+	case FLAMEGRAPH_PPROF:
 	default:
-		break;
+		return -EINVAL;
 	}
-	if (tmpl)
-		return nr_graphs == 1 ?
-		       flamegraph__write_template(graphs[0], &labels[0], fp, tmpl, info) :
-		       -EINVAL;
-	return flamegraph__write_pages(graphs, labels, nr_graphs, fp, info);
 }
 
 static int output_error(const char *path, int errnum)

@@ -291,31 +291,22 @@ void flamegraph__put_long(FILE *fp, long v);
 void flamegraph__put_hex(FILE *fp, u64 v);
 
 /**
- * flamegraph__write - write finished flame graphs in a format
- * @graphs: the graphs, flamegraph__finish()ed, one per event, the page's
- *          default at [0]
+ * flamegraph__write_trees - write finished flame graphs as JSON or folded
+ * @graphs: the graphs, flamegraph__finish()ed, one per event
  * @labels: each graph's event, unit and view, as @graphs
  * @nr_graphs: entries in @graphs and @labels, at least 1
  * @fp: output stream
- * @format: the output format, not pprof (a profile of samples, not of
- *          trees: bt_convert__perf2pprof())
- * @info: what the HTML page's header says about the recording
- *        (flamegraph_info__init() makes it from a session)
- * @tmpl: NULL, or the text of a d3-flame-graph template for html, which
- *        holds one graph
+ * @format: FLAMEGRAPH_JSON or FLAMEGRAPH_FOLDED
  *
- * One graph is written as flamegraph__write_json(), _folded() and
- * _html() write it.  Several: JSON is an array of their trees, folded
- * lines start with a frame that names their event, and the page offers a
- * switch between them.  The one write entry of perf flamegraph and perf
- * report --flamegraph.
+ * One graph is written as flamegraph__write_json() and _folded() write
+ * it.  Several: JSON is an array of their trees, folded lines start with
+ * a frame that names their event.
  *
- * Return: 0 on success, -EINVAL for pprof or a template and several
- * graphs, or the writer's negative errno.
+ * Return: 0 on success, -EINVAL for another format, -EIO when writing
+ * failed.
  */
-int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels *labels,
-		      int nr_graphs, FILE *fp, enum flamegraph_format format,
-		      const struct flamegraph_info *info, const char *tmpl);
+int flamegraph__write_trees(struct flamegraph **graphs, const struct flamegraph_labels *labels,
+			    int nr_graphs, FILE *fp, enum flamegraph_format format);
 
 /**
  * struct flamegraph_output - where a flame graph is written

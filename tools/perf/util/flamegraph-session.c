@@ -16,6 +16,7 @@
 
 #include "data.h"
 #include "env.h"
+#include "flamegraph-html.h"
 #include "flamegraph-output.h"
 #include "flamegraph-session.h"
 #include "header.h"
@@ -91,6 +92,26 @@ void flamegraph_info__exit(struct flamegraph_info *info)
 {
 	zfree((char **)&info->cmdline);
 	zfree((char **)&info->header);
+}
+
+/*
+ * Write finished graphs in a format: JSON and folded stacks as
+ * flamegraph__write_trees() writes them, HTML as a page that offers a
+ * switch between several graphs, or one graph in a d3-flame-graph
+ * template (@tmpl).  Not pprof, a profile of samples rather than of trees
+ * (bt_convert__perf2pprof()).
+ */
+static int flamegraph__write(struct flamegraph **graphs, const struct flamegraph_labels *labels,
+			     int nr_graphs, FILE *fp, enum flamegraph_format format,
+			     const struct flamegraph_info *info, const char *tmpl)
+{
+	if (format != FLAMEGRAPH_HTML)
+		return flamegraph__write_trees(graphs, labels, nr_graphs, fp, format);
+	if (tmpl)
+		return nr_graphs == 1 ?
+		       flamegraph__write_template(graphs[0], &labels[0], fp, tmpl, info) :
+		       -EINVAL;
+	return flamegraph__write_pages(graphs, labels, nr_graphs, fp, info);
 }
 
 int flamegraph__write_session(struct flamegraph_output *out, struct flamegraph **graphs,

@@ -32,13 +32,14 @@ void flamegraph_info__exit(struct flamegraph_info *info);
 /**
  * flamegraph__write_session - write the graphs of a session to an output
  * @out: set up by flamegraph_output__init()
- * @graphs: as flamegraph__write() takes them
+ * @graphs: finished flame graphs, one per event, the page's default at [0]
  * @labels: each graph's event, unit and view
  * @nr_graphs: entries in @graphs and @labels
  * @format: the output format
  * @session: the session they were made from, for the page's header
  *           (flamegraph_info__init())
- * @tmpl: NULL, or a d3-flame-graph template (flamegraph__write())
+ * @tmpl: NULL, or the text of a d3-flame-graph template, for an HTML
+ *        output of one graph
  *
  * The write of perf flamegraph and perf report --flamegraph: opens @out,
  * writes, and closes it, which replaces the previous output only if all
