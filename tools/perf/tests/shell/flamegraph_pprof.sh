@@ -73,6 +73,11 @@ raw = open(f'{d}/raw').read()
 mappings = re.findall(r'^\d+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ([0-9a-f]*)', raw, re.M)
 # Every DSO with samples, with its build-id, as perf buildid-list says.
 for line in open(f'{d}/bids'):
+    if len(line.split()) == 1:
+        # The vDSO, which perf buildid-list lists even without samples,
+        # by perf's copy of it when the header has no build-id of it.
+        assert '/perf-vdso.so-' in line, line
+        continue
     bid, path = line.split(None, 1)
     path = path.strip()
     if path.startswith('[kernel.kallsyms]'):
@@ -189,7 +194,9 @@ d = sys.argv[1]
 def name(f):
     # Two functions of one name are one to pprof, which names them alike.
     f = re.sub(r' \([^()]*\+0x[0-9a-f]+\)$', '', f)
-    return '?' if f.startswith('[unknown]') or f == '<unknown>' else f
+    # No symbol: perf's "[unknown]" or "[unknown] (<dso>)"; pprof's
+    # "[<mapping>]" or "<unknown>".
+    return '?' if re.fullmatch(r'\[.*\]( \(.*\))?|<unknown>', f) else f
 want = {}
 for line in open(f'{d}/p.folded'):
     stack, n = line.rsplit(' ', 1)
