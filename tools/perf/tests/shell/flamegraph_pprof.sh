@@ -605,7 +605,7 @@ C
 	python3 - "$d" <<'PY'
 import re, sys
 d = sys.argv[1]
-bid = [l.split()[0] for l in open(f'{d}/bids') if l.split()[1] == '[vdso]']
+bid = [l.split()[0] for l in open(f'{d}/bids') if l.split()[1:] == ['[vdso]']]
 for p in ('clock', 'table'):
     raw = open(f'{d}/{p}.raw').read()
     mappings = re.findall(r'^\d+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ([0-9a-f]*)', raw,
