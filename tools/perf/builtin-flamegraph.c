@@ -23,7 +23,6 @@
 #include "util/flamegraph-diff.h"
 #include "util/flamegraph-html.h"
 #include "util/flamegraph-output.h"
-#include "util/flamegraph-sample.h"
 #include "util/flamegraph-record.h"
 #include "util/flamegraph-session.h"
 #include "util/header.h"

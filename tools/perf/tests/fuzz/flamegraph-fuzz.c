@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/addr_location.h"
+#include "util/callchain.h"
 #include "util/debug.h"
 #include "util/dso.h"
 #include "util/flamegraph.h"
@@ -29,6 +31,7 @@
 #include "util/maps.h"
 #include "util/map_symbol.h"
 #include "util/symbol.h"
+#include "util/thread.h"
 
 #define NR_SYMS		16
 #define MAX_FRAMES	8
@@ -78,6 +81,45 @@ int build_id__snprintf(const struct build_id *build_id __maybe_unused,
 
 /* flamegraph_frame__is_kernel() is not called here. */
 int machine__get_kernel_start(struct machine *machine __maybe_unused)
+{
+	abort();
+}
+
+/* flamegraph__add_sample() reads perf samples: none here. */
+int machine__resolve(struct machine *machine __maybe_unused,
+		     struct addr_location *al __maybe_unused,
+		     struct perf_sample *sample __maybe_unused)
+{
+	abort();
+}
+
+int __thread__resolve_callchain(struct thread *thread __maybe_unused,
+				struct callchain_cursor *cursor __maybe_unused,
+				struct perf_sample *sample __maybe_unused,
+				struct symbol **parent __maybe_unused,
+				struct addr_location *root_al __maybe_unused,
+				int max_stack __maybe_unused,
+				bool symbols __maybe_unused)
+{
+	abort();
+}
+
+struct callchain_cursor *get_tls_callchain_cursor(void)
+{
+	abort();
+}
+
+void addr_location__init(struct addr_location *al __maybe_unused)
+{
+	abort();
+}
+
+void addr_location__exit(struct addr_location *al __maybe_unused)
+{
+	abort();
+}
+
+const char *thread__comm_str(struct thread *thread __maybe_unused)
 {
 	abort();
 }
