@@ -35,7 +35,7 @@ echo "  CLANG  $out/flamegraph-fuzz"
 	-fno-sanitize-recover=undefined -Wno-unknown-warning-option $flags \
 	-o "$out/flamegraph-fuzz" tests/fuzz/flamegraph-fuzz.c \
 	util/flamegraph.c util/flamegraph-output.c util/flamegraph-html.c util/hashmap.c \
-	util/strbuf.c \
+	util/json.c util/strbuf.c \
 	../lib/ctype.c ../lib/rbtree.c ../lib/string.c ../lib/zalloc.c)
 
 cd "$out"

@@ -12,6 +12,7 @@
 #include "flamegraph-html.h"
 #include "flamegraph-output.h"
 #include "hashmap.h"
+#include "json.h"
 #include "map.h"
 #include "srcline.h"
 #include "symbol.h"
@@ -619,7 +620,7 @@ static void flamegraph_diff__json(struct flamegraph_diff *diff,
 		fputs(",\"operands\":\"differ\"", fp);
 	if (old && new && strcmp(old->label ?: "", new->label ?: "")) {
 		fputs(",\"old_n\":", fp);
-		flamegraph__put_json_string(fp, old->label ?: "", /*html_safe=*/false);
+		json__put_string(fp, old->label ?: "", /*html_safe=*/false);
 	}
 	fprintf(fp, ",\"old\":%" PRIu64 ",\"new\":%" PRIu64
 		",\"old_share\":%.4f,\"new_share\":%.4f,\"delta\":%.4f,\"c\":[",
@@ -699,7 +700,7 @@ static void put_info(FILE *fp, const char *key, const char *value)
 	if (!value)
 		return;
 	fprintf(fp, ",\"%s\":", key);
-	flamegraph__put_json_string(fp, value, /*html_safe=*/true);
+	json__put_string(fp, value, /*html_safe=*/true);
 }
 
 /* The page's data: the nodes first, in memory, for the strings they use. */

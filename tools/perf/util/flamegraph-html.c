@@ -20,6 +20,7 @@
 #include "flamegraph-html.h"
 #include "flamegraph-output.h"
 #include "hashmap.h"
+#include "json.h"
 #include "strbuf.h"
 
 #include <util/flamegraph-viewer.h>
@@ -77,7 +78,7 @@ void flamegraph_strings__write(const struct flamegraph_strings *hs, FILE *fp)
 	for (i = 0; i < hs->nr; i++) {
 		if (i)
 			fputc(',', fp);
-		flamegraph__put_json_string(fp, hs->strings[i], /*html_safe=*/true);
+		json__put_string(fp, hs->strings[i], /*html_safe=*/true);
 	}
 	fputc(']', fp);
 }
@@ -205,14 +206,14 @@ static void flamegraph__put_page_functions(const struct flamegraph *fg, FILE *fp
 			fputs(j ? ",[" : "[", fp);
 			flamegraph__put_u64(fp, insn->addr - fn->start);
 			fputc(',', fp);
-			flamegraph__put_json_string(fp, insn->text, /*html_safe=*/true);
+			json__put_string(fp, insn->text, /*html_safe=*/true);
 			fputc(',', fp);
 			flamegraph__put_long(fp, insn->source);
 			fputc(',', fp);
 			flamegraph__put_u64(fp, insn->line);
 			if (insn->source < 0 && insn->srcline) {
 				fputc(',', fp);
-				flamegraph__put_json_string(fp, insn->srcline, /*html_safe=*/true);
+				json__put_string(fp, insn->srcline, /*html_safe=*/true);
 			}
 			fputc(']', fp);
 		}
@@ -240,7 +241,7 @@ static void html__put_info(FILE *fp, bool *first, const char *key,
 	if (!value || *value == '\0')
 		return;
 	fprintf(fp, "%s\"%s\":", *first ? "" : ",", key);
-	flamegraph__put_json_string(fp, value, /*html_safe=*/true);
+	json__put_string(fp, value, /*html_safe=*/true);
 	*first = false;
 }
 
@@ -444,7 +445,7 @@ int flamegraph__write_template(struct flamegraph *fg,
 			p = next + strlen(flamegraph_json_marker);
 		} else {
 			fputs("{\"colorscheme\":\"blue-green\",\"context\":", fp);
-			flamegraph__put_json_string(fp, info->header ?: "", /*html_safe=*/true);
+			json__put_string(fp, info->header ?: "", /*html_safe=*/true);
 			fputc('}', fp);
 			p = next + strlen(options_json_marker);
 		}

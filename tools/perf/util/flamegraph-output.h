@@ -237,16 +237,6 @@ void flamegraph_node__write_folded_path(const struct flamegraph_node *node, FILE
 char *flamegraph__utf8_dup(const char *str);
 
 /**
- * flamegraph__put_json_string - write a string as a JSON string
- * @fp: output stream
- * @str: the string, any bytes: those that are not UTF-8 become U+FFFD
- * @html_safe: also escape '<', '>' and '&', for a <script> element
- *
- * As flamegraph__write_json() writes names, quotes included.
- */
-void flamegraph__put_json_string(FILE *fp, const char *str, bool html_safe);
-
-/**
  * flamegraph_node__put_json_keys - write a node's keys as the JSON writer does
  * @node: the node
  * @self: its "v", the weight of the samples that end at it
