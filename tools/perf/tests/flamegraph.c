@@ -276,7 +276,7 @@ out:
 	return err;
 }
 
-/* The root node of an empty-period graph, as flamegraph__write() starts it. */
+/* The root node of an empty-period graph, as flamegraph__write_json() starts it. */
 static const char json_root[] =
 	"{\"n\":\"all\",\"l\":\"\",\"v\":0,\"s\":0,\"weight\":\"period\",\"k\":\"root\",";
 
