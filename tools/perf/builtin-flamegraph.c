@@ -44,9 +44,7 @@
 #include <linux/time64.h>
 #include <linux/zalloc.h>
 
-#include <byteswap.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -774,46 +772,6 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 	return err;
 }
 
-/*
- * A file cut short after its header: perf reads features and maps events
- * past its end (a "incompatible file format", or SIGBUS).  Read its
- * header first, as perf_session__new() will, and say so in words.  A
- * pipe's recording saved to a file has a header of its own, which
- * perf_session__new() reads as such: it is not a perf.data header.
- */
-static bool input_is_whole(const char *path)
-{
-	struct perf_file_header header;
-	struct perf_pipe_file_header pipe_header;
-	struct perf_header ph = { .needs_swap = false, };
-	bool whole = true;
-	struct stat st;
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return true;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return true;
-	if (pread(fd, &pipe_header, sizeof(pipe_header), 0) == sizeof(pipe_header) &&
-	    is_perf_magic(pipe_header.magic) &&
-	    (pipe_header.size == sizeof(pipe_header) ||
-	     bswap_64(pipe_header.size) == sizeof(pipe_header))) {
-		close(fd);
-		return true;
-	}
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    !perf_file_header__read(&header, &ph, fd) && header.data.size &&
-	    header.data.offset + header.data.size > (u64)st.st_size) {
-		pr_err("%s is cut short: its header says its events end at byte %" PRIu64
-		       ", the file has %" PRIu64 "\n", path,
-		       header.data.offset + header.data.size, (u64)st.st_size);
-		whole = false;
-	}
-	close(fd);
-	return whole;
-}
-
 /* The session's samples into finished graphs: what is written or compared. */
 static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 {
@@ -924,17 +882,19 @@ static bool same_file(const char *a, const char *b)
  * --with-hits does, and what debuginfod has for them goes into the
  * build-id cache, where the pass that makes the graph finds it.  A
  * server that failed was said; the graph is made without.
+ * Return: 0, or perf_session__new()'s error for input it can't read,
+ * which it said.
  */
-static void perf_flamegraph__fetch_debuginfod(struct perf_flamegraph *pfg,
-					      struct perf_data *data)
+static int perf_flamegraph__fetch_debuginfod(struct perf_flamegraph *pfg,
+					     struct perf_data *data)
 {
 	struct perf_session *session;
 	struct perf_tool tool;
-	int ret;
+	int ret, nr;
 
 	if (perf_data__is_pipe(data)) {
 		pr_warning("Warning: --debuginfod: a pipe is read once, and its DSOs' symbols load as it is read: no server was asked\n");
-		return;
+		return 0;
 	}
 	perf_tool__init(&tool, /*ordered_events=*/true);
 	tool.sample   = build_id__mark_dso_hit;
@@ -946,16 +906,17 @@ static void perf_flamegraph__fetch_debuginfod(struct perf_flamegraph *pfg,
 	tool.build_id = perf_event__process_build_id;
 	session = perf_session__new(data, &tool);
 	if (IS_ERR(session))
-		return;
+		return PTR_ERR(session);
 	ret = symbol__init(perf_session__env(session));
 	if (!ret)
 		ret = perf_session__process_events(session);
 	if (!ret) {
-		ret = perf_session__fetch_debuginfod(session);
-		pr_debug("debuginfod: %d DSOs added to the build-id cache\n", ret);
-		pfg->debuginfod_failed = ret < 0;
+		nr = perf_session__fetch_debuginfod(session);
+		pr_debug("debuginfod: %d DSOs added to the build-id cache\n", nr);
+		pfg->debuginfod_failed = nr < 0;
 	}
 	perf_session__delete(session);
+	return ret;
 }
 
 /*
@@ -976,17 +937,19 @@ static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data 
 		.demangle	= symbol_conf.demangle,
 		.setup_callchain = perf_flamegraph__setup_callchain,
 	};
+	int err;
 
 	if (!input_is_readable(data->path))
 		return -EISDIR;
-	if (!input_is_whole(data->path))
-		return -EINVAL;
 	/* One frame per address: the profile adds inlined functions as Lines. */
 	symbol_conf.inline_name = false;
 	symbol_conf.demangle = false;
 	symbol_conf.try_vmlinux_path = true;
-	if (pfg->debuginfod.set)
-		perf_flamegraph__fetch_debuginfod(pfg, data);
+	if (pfg->debuginfod.set) {
+		err = perf_flamegraph__fetch_debuginfod(pfg, data);
+		if (err)
+			return err;
+	}
 	return bt_convert__perf2pprof(data->path, pfg->output, &opts);
 }
 
@@ -997,10 +960,11 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 
 	if (!input_is_readable(data->path))
 		return -EISDIR;
-	if (!input_is_whole(data->path))
-		return -EINVAL;
-	if (pfg->debuginfod.set)
-		perf_flamegraph__fetch_debuginfod(pfg, data);
+	if (pfg->debuginfod.set) {
+		err = perf_flamegraph__fetch_debuginfod(pfg, data);
+		if (err)
+			return err;
+	}
 
 	perf_tool__init(&pfg->tool, /*ordered_events=*/true);
 	pfg->tool.sample	 = process_sample_event;
