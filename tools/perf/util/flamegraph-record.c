@@ -164,81 +164,69 @@ int flamegraph_record__exit(int status)
 	return record_status;
 }
 
-int flamegraph__record(const char *path, const char *event, int argc, const char **argv,
-		       int (*record)(int argc, const char **argv))
+/*
+ * From before the temp file is there until it is renamed or removed, a
+ * signal to perf flamegraph goes to perf record (^C on a terminal reaches
+ * both), and none ends perf flamegraph with the temp file left behind.
+ * Blocked until the child is known; @old and @old_mask are what was.
+ */
+static void record_signals__catch(struct sigaction *old, sigset_t *old_mask)
 {
-	struct sigaction act = { .sa_handler = record__signal, },
-			 old[ARRAY_SIZE(record_signals)];
-	const char **rec_argv, *cmd = record_command(argc, argv);
-	char tmp[PATH_MAX];
-	int i = 0, j, fd, status = 0, ret;
-	sigset_t mask, old_mask;
-	int *child_ret;
-	pid_t pid;
+	struct sigaction act = { .sa_handler = record__signal, };
+	sigset_t mask;
+	size_t i;
 
-	if (cmd && flamegraph_record__find_command(cmd)) {
-		pr_err("%s: no such command to record (options go before the command)\n", cmd);
-		return -ENOENT;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	/* Six words of ours, perf record's, NULL. */
-	rec_argv = calloc(6 + argc + 1, sizeof(*rec_argv));
-	/* What perf record returned, which its exit status can't say. */
-	child_ret = mmap(NULL, sizeof(*child_ret), PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (!rec_argv || child_ret == MAP_FAILED) {
-		free(rec_argv);
-		return -ENOMEM;
-	}
-	*child_ret = INT_MIN;
-
-	/*
-	 * From before the temp file is there until it is renamed or removed,
-	 * a signal to perf flamegraph goes to perf record (^C on a terminal
-	 * reaches both), and none ends perf flamegraph with the temp file
-	 * left behind.  Blocked until the child is known.
-	 */
 	sigemptyset(&mask);
-	for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++)
-		sigaddset(&mask, record_signals[j]);
+	for (i = 0; i < ARRAY_SIZE(record_signals); i++)
+		sigaddset(&mask, record_signals[i]);
 	act.sa_mask = mask;
-	sigprocmask(SIG_BLOCK, &mask, &old_mask);
-	for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++) {
-		sigaction(record_signals[j], NULL, &old[j]);
+	sigprocmask(SIG_BLOCK, &mask, old_mask);
+	for (i = 0; i < ARRAY_SIZE(record_signals); i++) {
+		sigaction(record_signals[i], NULL, &old[i]);
 		/* perf record catches ^C and SIGTERM, nohup's SIGHUP stays ignored. */
-		if (j < 2 || old[j].sa_handler != SIG_IGN)
-			sigaction(record_signals[j], &act, NULL);
+		if (i < 2 || old[i].sa_handler != SIG_IGN)
+			sigaction(record_signals[i], &act, NULL);
 	}
+}
 
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		pid = -1;
-		goto out_restore;
-	}
-	close(fd);
-	rec_argv[i++] = "record";
-	/* Callchains, unless perf record's options say which after it. */
-	rec_argv[i++] = "-g";
-	rec_argv[i++] = "-o";
-	rec_argv[i++] = tmp;
-	if (event) {
-		rec_argv[i++] = "-e";
-		rec_argv[i++] = event;
-	}
-	for (j = 0; j < argc; j++)
-		rec_argv[i++] = argv[j];
+static void record_signals__restore(const struct sigaction *old, const sigset_t *old_mask)
+{
+	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(record_signals); i++)
+		sigaction(record_signals[i], &old[i], NULL);
+	sigprocmask(SIG_SETMASK, old_mask, NULL);
+}
+
+/*
+ * Run @record, perf record, with @rec_argv in a child, its signals as
+ * perf record alone has them (@old, @old_mask), and wait for it.  Its
+ * recording, at @tmp, goes to @path if it ended as perf record keeps one.
+ * Return: 0, -EINVAL if perf record failed or died, or a -errno.
+ */
+static int record__run(int (*record)(int argc, const char **argv), int argc,
+		       const char **rec_argv, const struct sigaction *old,
+		       const sigset_t *old_mask, const char *tmp, const char *path)
+{
+	/* What perf record returned, which its exit status can't say. */
+	int *child_ret = mmap(NULL, sizeof(*child_ret), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int status = 0, ret = 0;
+	pid_t pid;
+	size_t i;
+
+	if (child_ret == MAP_FAILED)
+		return -ENOMEM;
+	*child_ret = INT_MIN;
 	/* What is buffered is written once, not once more by the child. */
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		/* perf record's own, as run alone: SIGINT and SIGTERM its. */
-		for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++)
-			signal(record_signals[j], j < 2 ? SIG_DFL : old[j].sa_handler);
-		sigprocmask(SIG_SETMASK, &old_mask, NULL);
-		*child_ret = record(i, rec_argv);
+		for (i = 0; i < ARRAY_SIZE(record_signals); i++)
+			signal(record_signals[i], i < 2 ? SIG_DFL : old[i].sa_handler);
+		sigprocmask(SIG_SETMASK, old_mask, NULL);
+		*child_ret = record(argc, rec_argv);
 		/*
 		 * exit(), not _exit(): perf record's atexit() handler dies of
 		 * the signal it got or that ended the workload.
@@ -253,7 +241,7 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 	/* A signal before the child was known is its too. */
 	if (pid > 0 && READ_ONCE(record_signal))
 		kill(pid, READ_ONCE(record_signal));
-	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	sigprocmask(SIG_SETMASK, old_mask, NULL);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	WRITE_ONCE(record_pid, 0);
@@ -269,19 +257,13 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 		else
 			ret = -EINVAL;
 	}
-out_restore:
-	/* No temp file stays, whatever ended the recording. */
-	if (ret)
-		unlink(tmp);
-	for (j = 0; j < (int)ARRAY_SIZE(record_signals); j++)
-		sigaction(record_signals[j], &old[j], NULL);
-	sigprocmask(SIG_SETMASK, &old_mask, NULL);
-	free(rec_argv);
 	munmap(child_ret, sizeof(*child_ret));
-	if (fd < 0) {
-		pr_err("cannot create a file next to %s: %s\n", path, strerror(-ret));
-		return ret;
-	}
+	return ret;
+}
+
+/* Say how the recording of @cmd ended, @ret being record__run()'s. */
+static int record__end(const char *cmd, int ret)
+{
 	if (ret && !record_signal && (record_killed == SIGPIPE || record_killed == SIGHUP))
 		record_signal = record_killed;
 	/* Nothing to render: die of the signal now, with nothing left behind. */
@@ -303,4 +285,55 @@ out_restore:
 			   cmd ?: "the command", record_status);
 	}
 	return ret;
+}
+
+int flamegraph__record(const char *path, const char *event, int argc, const char **argv,
+		       int (*record)(int argc, const char **argv))
+{
+	struct sigaction old[ARRAY_SIZE(record_signals)];
+	const char **rec_argv, *cmd = record_command(argc, argv);
+	char tmp[PATH_MAX];
+	int i = 0, j, fd, ret;
+	sigset_t old_mask;
+
+	if (cmd && flamegraph_record__find_command(cmd)) {
+		pr_err("%s: no such command to record (options go before the command)\n", cmd);
+		return -ENOENT;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	/* Six words of ours, perf record's, NULL. */
+	rec_argv = calloc(6 + argc + 1, sizeof(*rec_argv));
+	if (!rec_argv)
+		return -ENOMEM;
+
+	record_signals__catch(old, &old_mask);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		record_signals__restore(old, &old_mask);
+		free(rec_argv);
+		pr_err("cannot create a file next to %s: %s\n", path, strerror(-ret));
+		return ret;
+	}
+	close(fd);
+	rec_argv[i++] = "record";
+	/* Callchains, unless perf record's options say which after it. */
+	rec_argv[i++] = "-g";
+	rec_argv[i++] = "-o";
+	rec_argv[i++] = tmp;
+	if (event) {
+		rec_argv[i++] = "-e";
+		rec_argv[i++] = event;
+	}
+	for (j = 0; j < argc; j++)
+		rec_argv[i++] = argv[j];
+
+	ret = record__run(record, i, rec_argv, old, &old_mask, tmp, path);
+	/* No temp file stays, whatever ended the recording. */
+	if (ret)
+		unlink(tmp);
+	record_signals__restore(old, &old_mask);
+	free(rec_argv);
+	return record__end(cmd, ret);
 }
