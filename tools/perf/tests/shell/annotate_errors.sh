@@ -132,8 +132,10 @@ EOF
 		skipped=$((skipped + 1))
 		return
 	fi
-	jitmap="/tmp/perf-$(perf script -i "$d/jit.data" -F pid 2> /dev/null |
-		head -1 | tr -d ' ').map"
+	# Into a file: perf script stopped by a closed pipe (head) leaves its
+	# copy of the vDSO in /tmp.
+	perf script -i "$d/jit.data" -F pid > "$d/jit.pids" 2> /dev/null
+	jitmap="/tmp/perf-$(head -1 "$d/jit.pids" | tr -d ' ').map"
 	syms=$(perf report -i "$d/jit.data" --stdio -F sym -q 2> /dev/null)
 	if ! echo "${syms}" | grep -q "jitted_loop"; then
 		echo "JIT map [Skipped: no sample in the JIT code]"
