@@ -74,7 +74,20 @@ test_limit() {
 	perf flamegraph -q -i "${workdir}/p.data" --asm --asm-functions=1 \
 		-o "${workdir}/one.json"
 	ctx_check --json "${workdir}/one.json" --max 1
-	grep -q '"functions":\[{"n":"work",' "${workdir}/one.json"
+	# The one is the first, the hottest, of the whole table; which
+	# function that is, the recording says.
+	perf flamegraph -q -i "${workdir}/p.data" --asm -o "${workdir}/all.json"
+	python3 - "${workdir}/one.json" "${workdir}/all.json" <<'EOF'
+import json, sys
+one, full = (json.load(open(f))['functions'] for f in sys.argv[1:])
+# Name, DSO, build-id, address and weights; "i" indexes the sources.
+def key(f):
+    return {k: v for k, v in f.items() if k != 'i'}
+if len(one) != 1 or key(one[0]) != key(full[0]):
+    sys.exit(f"--asm-functions=1: {[f['n'] for f in one]}, not {full[0]['n']}")
+if any(f['v'] > full[0]['v'] for f in full):
+    sys.exit(f"{full[0]['n']} ({full[0]['v']}) is not the hottest of the table")
+EOF
 	perf flamegraph -q -i "${workdir}/p.data" --asm --asm-functions=0 -o "${workdir}/none.json"
 	perf flamegraph -q -i "${workdir}/p.data" -o "${workdir}/plain.json"
 	refute grep -q '"functions"' "${workdir}/none.json" "${workdir}/plain.json"
