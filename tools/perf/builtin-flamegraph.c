@@ -396,18 +396,15 @@ static int process_sample_event(const struct perf_tool *tool,
  * A binary rebuilt since the recording, with no build-id to tell it by,
  * would give the samples functions and instructions that never ran:
  * check each user-space DSO when it is first mapped, before anything
- * loads its symbols or reads its code, and keep both away if its file
- * was replaced.
+ * loads its symbols or reads its code.
  */
 static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 				       struct dso *dso)
 {
 	char why[256];
 
-	if (dso__loaded(dso) || !dso__replaced_since_mmap(dso, why, sizeof(why)))
+	if (!dso__reject_if_replaced(dso, why, sizeof(why)))
 		return;
-	dso__set_loaded(dso);
-	dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
 	/* Remembered so that the graph written warns of it no more. */
 	if (!flamegraph__grow(&pfg->replaced, &pfg->alloc_replaced, pfg->nr_replaced + 1,
 			      sizeof(*pfg->replaced)))

@@ -320,17 +320,14 @@ static int convert_pprof__mmap(const struct perf_tool *tool, union perf_event *e
 
 /*
  * A binary rebuilt since the recording, with no build-id to tell it by,
- * would give the samples functions that never ran: keep its symbols
- * away (dso__replaced_since_mmap()), as perf flamegraph does.
+ * would give the samples functions that never ran.
  */
 static void convert_pprof__check_dso(struct dso *dso)
 {
 	char why[256];
 
-	if (dso__loaded(dso) || !dso__replaced_since_mmap(dso, why, sizeof(why)))
+	if (!dso__reject_if_replaced(dso, why, sizeof(why)))
 		return;
-	dso__set_loaded(dso);
-	dso__data(dso)->status = DSO_DATA_STATUS_ERROR;
 	pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]\n",
 		   dso__long_name(dso), why);
 }

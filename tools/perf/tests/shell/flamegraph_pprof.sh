@@ -310,6 +310,32 @@ assert 'ROUTINE' not in open(f'{d}/nopath').read()
 PY
 }
 
+# A recording without build-ids knows a binary by its inode alone: one
+# rebuilt since gets no names from the new file, and one warning.
+test_rebuilt() {
+	echo "perf data convert --to-pprof after a rebuild, no build-ids: no names from the new binary"
+	local d="${workdir}/rebuilt" lib="${shelldir}/lib/flamegraph" warn
+
+	mkdir "$d"
+	build_workload "$d/prog"
+	perf record -q -B --no-buildid-mmap -e cpu-clock:u -g -o - "$d/prog" 30 \
+		2> /dev/null > "$d/p.data"
+	perf data convert -i "$d/p.data" --to-pprof "$d/same.pb.gz" 2> "$d/same.err"
+	# The table of functions, after the header (which names perf's path).
+	"${pprof}" -top -symbolize=none -nodecount=1000 "$d/same.pb.gz" 2> /dev/null |
+		sed -n '/ flat  *flat%/,$p' > "$d/same.top"
+	grep -qw work "$d/same.top"
+	refute grep "/prog:" "$d/same.err"
+	cc -O2 -g -o "$d/prog" "$lib"/*.c
+	perf data convert -i "$d/p.data" --to-pprof "$d/new.pb.gz" 2> "$d/new.err"
+	warn="^Warning: $d/prog: replaced since the recording (inode"
+	test "$(grep -c "${warn}" "$d/new.err")" -eq 1
+	"${pprof}" -top -symbolize=none -nodecount=1000 "$d/new.pb.gz" 2> /dev/null |
+		sed -n '/ flat  *flat%/,$p' > "$d/new.top"
+	grep -q "^ *[1-9][0-9]*[a-z]* .*\[prog\]$" "$d/new.top"
+	refute grep -Ew "main|work|mix|spin" "$d/new.top"
+}
+
 # Two profiles merged by pprof sum: each sample's values, each total.
 test_merge() {
 	echo "pprof -proto merges two profiles: the values sum"
@@ -650,5 +676,5 @@ test_bad_input() {
 	test ! -e "$d/z.pb.gz"
 }
 
-run_parts test_profile test_addresses test_traces test_inline test_disasm test_merge \
-	test_hybrid test_names test_decl test_main test_vdso test_bad_input
+run_parts test_profile test_addresses test_traces test_inline test_disasm test_rebuilt \
+	test_merge test_hybrid test_names test_decl test_main test_vdso test_bad_input
