@@ -620,7 +620,7 @@ static void flamegraph_diff__json(struct flamegraph_diff *diff,
 		fputs(",\"operands\":\"differ\"", fp);
 	if (old && new && strcmp(old->label ?: "", new->label ?: "")) {
 		fputs(",\"old_n\":", fp);
-		json__put_string(fp, old->label ?: "", /*html_safe=*/false);
+		json__put_string(fp, old->label, /*html_safe=*/false);
 	}
 	fprintf(fp, ",\"old\":%" PRIu64 ",\"new\":%" PRIu64
 		",\"old_share\":%.4f,\"new_share\":%.4f,\"delta\":%.4f,\"c\":[",

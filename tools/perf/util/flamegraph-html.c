@@ -445,7 +445,7 @@ int flamegraph__write_template(struct flamegraph *fg,
 			p = next + strlen(flamegraph_json_marker);
 		} else {
 			fputs("{\"colorscheme\":\"blue-green\",\"context\":", fp);
-			json__put_string(fp, info->header ?: "", /*html_safe=*/true);
+			json__put_string(fp, info->header, /*html_safe=*/true);
 			fputc('}', fp);
 			p = next + strlen(options_json_marker);
 		}
