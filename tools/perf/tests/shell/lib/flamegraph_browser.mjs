@@ -1905,13 +1905,22 @@ async function diffChecks() {
 	 */
 	await check('hot instructions: the largest changes either way kept', async () => {
 		const d = JSON.parse(JSON.stringify(data)), h = [];
+		/* A frame's weight, before and after, with its callees'. */
+		const weight = (a) => a[3] + (a.length > 8 ? a[8] : 0) +
+			a[6].reduce((s, c) => s + weight(c), 0);
 
 		(function find(a) {
 			if (d.strings[a[0]] === 'hot' && (a[1] & 7) === 2)
 				h.push(a);
 			a[6].forEach(find);
 		})(d.root);
-		assert(h.length === 1, `${h.length} hot frames in the data`);
+		/*
+		 * Under load a sample can land in hot()'s prologue, before its
+		 * frame pointer is pushed: a second, small hot frame.  The
+		 * heaviest is the one the workload made.
+		 */
+		assert(h.length >= 1, 'no hot frame in the data');
+		h.sort((x, y) => weight(y) - weight(x));
 		for (let i = 0; i < 300; i++) {
 			const w = 100000 * (i % 150 + 1), grew = i < 150;
 
