@@ -313,7 +313,7 @@ PY
 # A recording without build-ids knows a binary by its inode alone: one
 # rebuilt since gets no names from the new file, and one warning.
 test_rebuilt() {
-	echo "perf data convert --to-pprof after a rebuild, no build-ids: no names from the new binary"
+	echo "perf data convert --to-pprof of a binary rebuilt, no build-ids: none of its names"
 	local d="${workdir}/rebuilt" lib="${shelldir}/lib/flamegraph" warn
 
 	mkdir "$d"
