@@ -14,7 +14,6 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
-#include <subcmd/run-command.h>
 
 #include "annotate.h"
 #include "arch/common.h"
@@ -268,174 +267,46 @@ static int flamegraph_asm__line(struct flamegraph_asm *fa, const struct map_symb
 	return 0;
 }
 
-/* Find the instruction objdump printed at @addr, by binary search. */
-static struct flamegraph_insn *flamegraph_asm__objdump_find(struct flamegraph_asm *fa,
-							    u64 addr)
-{
-	size_t lo = 0, hi = fa->nr_objdump;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		u64 at = fa->objdump[mid]->objdump_addr;
-
-		if (at == addr)
-			return fa->objdump[mid];
-		if (at < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/*
- * One line of objdump -d: "  addr:\t<insn>".  Keep the text of the
- * instructions asked for, as perf annotate keeps it (tabs as spaces).
- */
-static int flamegraph_asm__objdump_line(struct flamegraph_asm *fa, char *line)
-{
-	struct flamegraph_insn *insn;
-	char *text;
-	u64 addr;
-
-	line = skip_spaces(line);
-	addr = strtoull(line, &text, 16);
-	if (text == line || *text != ':')
-		return 0;
-	insn = flamegraph_asm__objdump_find(fa, addr);
-	if (!insn || insn->text)
-		return 0;
-	text = skip_spaces(text + 1);
-	if (!*text || strstarts(text, "(bad)"))
-		return 0;
-	return flamegraph_insn__set_text(insn, text);
-}
-
-/*
- * Run objdump over [@start, @end) of @file and keep the text of the
- * instructions asked for; *@ran says whether it could be started.
- * Return: 0, -ENOMEM.
- */
-static int flamegraph_asm__objdump_run(struct flamegraph_asm *fa, const char *file,
-				       u64 start, u64 end, bool *ran)
-{
-	char start_opt[32], stop_opt[32];
-	const char *argv[12];
-	struct child_process cmd = { .argv = argv, .out = -1, .no_stderr = 1, };
-	size_t len = 0;
-	char *line = NULL;
-	int err = 0, argc = 0;
-	FILE *out;
-
-	argv[argc++] = annotate_opts.objdump_path ?: "objdump";
-	argv[argc++] = "-d";
-	argv[argc++] = "-C";
-	if (!annotate_opts.show_asm_raw)
-		argv[argc++] = "--no-show-raw-insn";
-	/* GNU objdump: name call targets from a debug file's symbols too. */
-	if (!annotate_opts.objdump_path)
-		argv[argc++] = "--dwarf=follow-links";
-	if (annotate_opts.disassembler_style) {
-		argv[argc++] = "-M";
-		argv[argc++] = annotate_opts.disassembler_style;
-	}
-	snprintf(start_opt, sizeof(start_opt), "--start-address=%#" PRIx64, start);
-	snprintf(stop_opt, sizeof(stop_opt), "--stop-address=%#" PRIx64, end);
-	argv[argc++] = start_opt;
-	argv[argc++] = stop_opt;
-	argv[argc++] = file;
-	argv[argc] = NULL;
-
-	pr_debug("perf flamegraph: executing %s %s %s %s\n", argv[0], start_opt,
-		 stop_opt, file);
-	fa->nr_objdumps++;
-	*ran = false;
-	if (start_command(&cmd))
-		return 0;
-	out = fdopen(cmd.out, "r");
-	if (!out) {
-		close(cmd.out);
-		finish_command(&cmd);
-		return 0;
-	}
-	*ran = true;
-	while (!err && getline(&line, &len, out) > 0)
-		err = flamegraph_asm__objdump_line(fa, line);
-	free(line);
-	fclose(out);
-	finish_command(&cmd);
-	return err;
-}
-
 /*
  * objdump over @fa->objdump, the instructions of one DSO that were not
- * decoded in-process, sorted by address: one run from the first to the
- * end of the last, on the image perf annotate disassembles
- * (dso__disassemble_filename(): the build-id cache's, or the file at the
- * DSO's path; kcore and compressed modules extracted first).  objdump
- * decodes from where it starts, and from each symbol's start: where data
- * in the code puts it out of step with a sampled IP, it runs again from
- * that IP, so at most once more for each such place.
+ * decoded in-process, sorted by address: one run for all of them, on the
+ * image perf annotate disassembles (map__objdump_insns()).
  */
 static int flamegraph_asm__objdump(struct flamegraph_asm *fa)
 {
 	struct flamegraph_insn *first = fa->objdump[0];
-	struct flamegraph_insn *last = fa->objdump[fa->nr_objdump - 1];
-	struct dso *dso = map__dso(first->ms.map);
-	u64 start = first->objdump_addr, end = last->objdump_addr + FLAMEGRAPH_INSN_MAX + 1;
 	const char *objdump = annotate_opts.objdump_path ?: "objdump";
-	char file[PATH_MAX], tmp[KMOD_DECOMP_LEN];
-	struct kcore_extract kce = { .kcore_filename = file, };
-	bool decomp = false, extract = false, ran = true;
-	size_t next = 0, tried = SIZE_MAX, nr_missed;
-	int err = 0;
+	char **texts = calloc(fa->nr_objdump, sizeof(*texts));
+	u64 *addrs = calloc(fa->nr_objdump, sizeof(*addrs));
+	size_t i;
+	int ret = -ENOMEM;
 
-	if (dso__disassemble_filename(dso, file, sizeof(file))) {
-		flamegraph_asm__warn(fa, first, "no image of it to disassemble");
-		return 0;
-	}
-	if (dso__is_kcore(dso)) {
-		kce.addr = start;
-		kce.offs = first->addr;
-		kce.len = end - start;
-		if (kcore_extract__create(&kce)) {
-			flamegraph_asm__warn(fa, first, "cannot extract its code from kcore");
-			return 0;
-		}
-		extract = true;
-		snprintf(file, sizeof(file), "%s", kce.extract_filename);
-	} else if (dso__needs_decompress(dso)) {
-		if (dso__decompress_kmodule_path(dso, file, tmp, sizeof(tmp)) < 0) {
-			flamegraph_asm__warn(fa, first, "cannot decompress it");
-			return 0;
-		}
-		decomp = true;
-		snprintf(file, sizeof(file), "%s", tmp);
-	}
-
-	while (!err && ran) {
-		while (next < fa->nr_objdump && fa->objdump[next]->text)
-			next++;
-		if (next == fa->nr_objdump || next == tried)
-			break;
-		tried = next;
-		err = flamegraph_asm__objdump_run(fa, file, fa->objdump[next]->objdump_addr,
-						  end, &ran);
-	}
-	if (!ran) {
+	if (!texts || !addrs)
+		goto out_free;
+	for (i = 0; i < fa->nr_objdump; i++)
+		addrs[i] = fa->objdump[i]->addr;
+	ret = map__objdump_insns(first->ms.map, addrs, texts, fa->nr_objdump, &fa->nr_objdumps);
+	for (i = 0; i < fa->nr_objdump; i++)
+		fa->objdump[i]->text = texts[i];
+	if (ret > 0) {
+		for (i = 0; fa->objdump[i]->text; i++)
+			;
+		flamegraph_asm__warn(fa, fa->objdump[i],
+				     "some: %s decoded no instruction at %d sampled addresses, the first %#"
+				     PRIx64, objdump, ret, fa->objdump[i]->objdump_addr);
+	} else if (ret == SYMBOL_ANNOTATE_ERRNO__NO_OBJDUMP) {
 		flamegraph_asm__warn(fa, first, "cannot run %s", objdump);
-	} else if (!err && next < fa->nr_objdump) {
-		for (nr_missed = 0; next < fa->nr_objdump; next++)
-			nr_missed += !fa->objdump[next]->text;
-		flamegraph_asm__warn(fa, fa->objdump[tried],
-				     "some: %s decoded no instruction at %zu sampled addresses, the first %#"
-				     PRIx64, objdump, nr_missed, fa->objdump[tried]->objdump_addr);
+	} else if (ret == -1) {
+		flamegraph_asm__warn(fa, first, "cannot decompress it");
+	} else if (ret < 0 && ret != -ENOMEM) {
+		flamegraph_asm__warn(fa, first, "no image of it to disassemble");
 	}
-	if (extract)
-		kcore_extract__delete(&kce);
-	if (decomp)
-		unlink(tmp);
-	return err;
+	if (ret != -ENOMEM)
+		ret = 0;
+out_free:
+	free(addrs);
+	free(texts);
+	return ret;
 }
 
 /*

@@ -93,8 +93,8 @@ test_intel_syntax() {
 }
 
 test_objdump() {
-	echo "--objdump: objdump's text for every leaf, one objdump per DSO, no shell"
-	# A space in the path: perf runs it without /bin/sh.
+	echo "--objdump: objdump's text for every leaf, one objdump per DSO, a space in its path"
+	# A space in the path: the shell perf runs objdump under gets it as $2.
 	local d="${workdir}/obj dump" runs
 
 	objdump_logger "$d"

@@ -350,7 +350,7 @@ test_bad_input() {
 	refute perf flamegraph -i "${data}" -o /dev/full 2> "${err}"
 	grep -q "^cannot write /dev/full: No space left on device$" "${err}"
 	# --objdump: not there, not in $PATH, empty, a directory; a path with
-	# a space is a path like any other (perf runs objdump without /bin/sh).
+	# a space is a path like any other (the shell gets it as an argument).
 	for od in /nonexistent/objdump no-such-objdump "" "${workdir}" "/usr/bin/obj dump"; do
 		refute perf flamegraph -i "${data}" --asm --objdump "${od}" -o "${keep}" \
 			2> "${err}"
