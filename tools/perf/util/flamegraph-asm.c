@@ -61,6 +61,13 @@ struct flamegraph_asm {
 	size_t			nr_objdump;
 	size_t			nr_decoded;
 	size_t			nr_objdumps;
+	/*
+	 * flamegraph_asm__decode_insn()'s DSO of the moment (a reference),
+	 * whether its code can be read, and the image LLVM reads names from.
+	 */
+	struct dso		*dso;
+	bool			dso_readable;
+	char			filename[PATH_MAX];
 };
 
 /*
@@ -571,6 +578,67 @@ bool flamegraph__symbol_code_missing(const struct map_symbol *ms, struct perf_en
 	}
 	return !flamegraph_asm__readable(dso, maps__machine(thread__maps(ms->thread)),
 					 why, size);
+}
+
+struct flamegraph_asm *flamegraph_asm__new(struct perf_env *env)
+{
+	struct flamegraph_asm *fa = zalloc(sizeof(*fa));
+
+	if (fa)
+		flamegraph_asm__choose(fa, env, /*no_objdump=*/true);
+	return fa;
+}
+
+void flamegraph_asm__delete(struct flamegraph_asm *fa)
+{
+	size_t i;
+
+	if (!fa)
+		return;
+	for (i = 0; i < ARRAY_SIZE(fa->llvm); i++) {
+		llvm_insn_decoder__delete(fa->llvm[i]);
+		capstone_insn_decoder__delete(fa->capstone[i]);
+	}
+	dso__put(fa->dso);
+	free(fa);
+}
+
+int flamegraph_asm__decode_insn(struct flamegraph_asm *fa, const struct map_symbol *ms,
+				u64 addr, char **text)
+{
+	struct dso *dso = ms->map ? map__dso(ms->map) : NULL;
+	struct flamegraph_insn insn = { .text = NULL, };
+	struct machine *machine;
+	u8 code[FLAMEGRAPH_INSN_MAX];
+	char why[PATH_MAX + 128], line[512];
+	ssize_t len;
+	int err;
+
+	*text = NULL;
+	if (!dso || !ms->thread || !fa->in_process)
+		return -ENOENT;
+	machine = maps__machine(thread__maps(ms->thread));
+	if (!RC_CHK_EQUAL(fa->dso, dso)) {
+		dso__put(fa->dso);
+		fa->dso = dso__get(dso);
+		fa->dso_readable = flamegraph_asm__readable(dso, machine, why, sizeof(why));
+		if (!fa->dso_readable)
+			pr_debug("%s: %s\n", flamegraph_dso__name(dso), why);
+		if (map_symbol__get_arch((struct map_symbol *)ms, &fa->args.arch))
+			fa->args.arch = NULL;
+		if (dso__disassemble_filename(dso, fa->filename, sizeof(fa->filename)))
+			fa->filename[0] = '\0';
+	}
+	if (!fa->dso_readable)
+		return -ENOENT;
+	len = dso__data_read_offset(dso, machine, addr, code, sizeof(code));
+	if (len <= 0 || flamegraph_asm__line(fa, ms, fa->filename, code, len,
+					     map__rip_2objdump(ms->map, addr), line,
+					     sizeof(line)) <= 0)
+		return -ENOENT;
+	err = flamegraph_insn__set_text(&insn, line);
+	*text = insn.text;
+	return err;
 }
 
 /* By DSO, kernel or not, then address: a DSO's instructions together. */

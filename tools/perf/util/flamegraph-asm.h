@@ -9,6 +9,7 @@
 
 struct dso;
 struct flamegraph;
+struct flamegraph_asm;
 struct map_symbol;
 struct perf_env;
 
@@ -107,6 +108,49 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
  */
 bool flamegraph__symbol_code_missing(const struct map_symbol *ms, struct perf_env *env,
 				     char *why, size_t size);
+
+/**
+ * flamegraph_asm__new - perf annotate's in-process disassemblers, for one
+ *                       instruction at a time
+ * @env: the environment of the recording (perf_session__env())
+ *
+ * For a tool that decodes sample IPs as it reads them (a perf script
+ * script), where flamegraph__decode_insns() decodes a whole flame
+ * graph's at its end: LLVM and capstone as annotate.disassemblers orders
+ * them, with perf annotate's options (annotate_opts, as the command set
+ * them), set up once and kept.  objdump is not run: it would run once
+ * per address.
+ *
+ * Return: the decoders (owned by the caller: flamegraph_asm__delete()),
+ * NULL when out of memory.
+ */
+struct flamegraph_asm *flamegraph_asm__new(struct perf_env *env);
+
+/**
+ * flamegraph_asm__delete - free what flamegraph_asm__new() returned
+ * @fa: the decoders, or NULL
+ */
+void flamegraph_asm__delete(struct flamegraph_asm *fa);
+
+/**
+ * flamegraph_asm__decode_insn - perf annotate's text of one instruction
+ * @fa: the decoders, from flamegraph_asm__new()
+ * @ms: the instruction's map, symbol and thread (borrowed)
+ * @addr: its address in @ms's DSO (map-relative, as addr_location's addr)
+ * @text: set to its text as --asm's leaves show it, or NULL (owned by
+ *        the caller)
+ *
+ * The bytes at @addr read through perf's dso data access, as
+ * flamegraph__decode_insns() reads them: the build-id cache's copy,
+ * --symfs, vmlinux or kcore; never another build of the binary than
+ * the one recorded.
+ *
+ * Return: 0; -ENOENT when there is no code to read at @addr or no
+ * in-process disassembler decodes it (objdump might: perf flamegraph
+ * --asm runs it); -ENOMEM.
+ */
+int flamegraph_asm__decode_insn(struct flamegraph_asm *fa, const struct map_symbol *ms,
+				u64 addr, char **text);
 
 /**
  * flamegraph_dso__name - the name a warning gives a DSO

@@ -3,8 +3,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The flame graph of perf flamegraph from elsewhere in perf: perf report
-# --flamegraph (what the report shows, with its options) and upstream's
-# flamegraph.py --asm; neither asks a debuginfod server or starts a thread.
+# --flamegraph (what the report shows, with its options), and upstream's
+# flamegraph.py --asm's instruction leaves (perf_sample_disasm()); neither
+# asks a debuginfod server or starts a thread.
 
 set -e
 
@@ -295,12 +296,13 @@ PY
 }
 
 test_flamegraph_py() {
-	echo "perf script report flamegraph --asm: the same tree as perf flamegraph --asm"
-	local d="${workdir}/fgpy" perfdir pid
+	echo "perf script report flamegraph --asm: perf flamegraph --asm's leaves"
+	local d="${workdir}/fgpy" perfdir script
 
 	# Where perf script finds its scripts: this tree's, if perf is not
 	# installed with them.
 	perfdir=$(cd "${shelldir}/../.." && pwd)
+	script="${perfdir}/scripts/python/flamegraph.py"
 	[ -x "${perfdir}/scripts/python/bin/flamegraph-report" ] &&
 		export PERF_EXEC_PATH="${perfdir}"
 	if ! perf version --build-options | grep -q 'libpython: .*on'; then
@@ -312,52 +314,56 @@ test_flamegraph_py() {
 	# -o: without it perf record writes to a stdout that is a pipe.
 	(cd "$d" && perf record -q -e cpu-clock -g -o perf.data ./prog 30 2> /dev/null)
 	# Rebuilt since: both must take the recorded one from the cache.
-	cc -O2 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
-	(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
-		> /dev/null 2> py.err)
-	perf flamegraph -i "$d/perf.data" --asm --value samples --format json \
-		-o "$d/fg.json" 2> /dev/null
-	cmp "$d/py.json" "$d/fg.json"
-	# As the README runs it: perf finds its scripts without being told.
-	(cd "$d" && env -u PERF_EXEC_PATH perf script report flamegraph --asm \
-		-f json -o noenv.json > /dev/null 2>&1)
-	cmp "$d/noenv.json" "$d/fg.json"
-	grep -q '"k":"insn"' "$d/py.json"
-	fg_check --data "$d/perf.data" --json "$d/py.json" --dso prog --annotate \
-		--same-name spin
-	# Another input than the one perf flamegraph would read: one line.
-	cp "$d/perf.data" "$d/other.data"
-	: > "$d/empty"
-	refute sh -c "cd '$d' && exec perf script -i other.data \
-		-s '${perfdir}/scripts/python/flamegraph.py' -- --asm -f json -o x.json \
-		-i empty > /dev/null 2> x.err"
-	grep -q "^--asm: perf flamegraph failed: \|give the input with -i" "$d/x.err"
-	refute grep Traceback "$d/x.err"
-	test ! -e "$d/x.json"
-	# perf rebuilt or upgraded while the script runs: its file at the
-	# path perf runs from is gone ("... (deleted)"), the script runs the
-	# perf running it.  perf script reads the recording from a FIFO that
-	# ends only once the copy of perf it runs is deleted.
-	mkdir "$d/bin"
-	cp "$(command -v perf)" "$d/bin/perf"
-	perf inject -i "$d/perf.data" -o - > "$d/pipe.data" 2> /dev/null
-	perf flamegraph -i "$d/pipe.data" --asm --value samples --format json \
-		-o "$d/pipe.json" 2> /dev/null
-	mkfifo "$d/fifo"
-	(cd "$d" && exec bin/perf script -i - -s "${perfdir}/scripts/python/flamegraph.py" \
-		-- --asm -f json -o del.json -i pipe.data < fifo > /dev/null 2> del.err) &
-	pid=$!
-	{
-		cat "$d/pipe.data"
-		while kill -0 "${pid}" 2> /dev/null &&
-			[ "$(readlink "/proc/${pid}/exe")" != "$d/bin/perf" ]; do
-			sleep 0.1
-		done
-		rm "$d/bin/perf"
-	} > "$d/fifo"
-	wait "${pid}" || { cat "$d/del.err"; return 1; }
-	cmp "$d/del.json" "$d/pipe.json"
-	grep -q '"k":"insn"' "$d/del.json"
+	cc -O0 -g -o "$d/prog" "${shelldir}"/lib/flamegraph/*.c
+	perf flamegraph -i "$d/perf.data" --asm --value samples --format folded \
+		-o "$d/fg.folded" 2> /dev/null
+	# perf flamegraph shows inlined functions with --inline only.
+	(cd "$d" && perf script --no-inline -s "${script}" -- --asm -f json -o py.json \
+		> /dev/null 2> py.err) || { cat "$d/py.err"; return 1; }
+	# perf script report runs it with inlined functions, which take the
+	# leaves of the function they are inlined into.
+	(cd "$d" && perf script report flamegraph --asm -f json -o inl.json \
+		> /dev/null 2>&1)
+	# annotate.disassemblers without an in-process one: addresses only.
+	printf '[annotate]\n\tdisassemblers = objdump\n' > "$d/objdump.config"
+	(cd "$d" && PERF_CONFIG=objdump.config perf script --no-inline -s "${script}" \
+		-- --asm -f json -o od.json > /dev/null 2> od.err)
+	test "$(grep -c '^Warning: --asm: [0-9]* sampled instructions are not decoded' \
+		"$d/od.err")" = 1
+	python3 - "$d" <<'PY'
+import collections, json, re, sys
+d = sys.argv[1]
+def leaves(path, fn=True):
+    out = collections.Counter()
+    def walk(n, parent):
+        if not n['c']:
+            out[(parent if fn else '', n['n'])] += n['v']
+        for c in n['c']:
+            walk(c, n['n'])
+    walk(json.load(open(f'{d}/{path}')), '')
+    return out
+# perf flamegraph's function frames and leaves, a function's name
+# without the DSO and address that tell two of one name apart.
+fg = collections.Counter()
+for line in open(f'{d}/fg.folded'):
+    stack, count = line.rstrip('\n').rsplit(' ', 1)
+    frames = stack.split(';')
+    fg[(re.sub(r' \([^()]*\+0x[0-9a-f]+\)$', '', frames[-2]), frames[-1])] += int(count)
+py = leaves('py.json')
+assert py == fg, sorted(set(py.items()) ^ set(fg.items()))
+heaviest = max(fg, key=lambda k: fg[k])
+assert not heaviest[1].startswith('['), heaviest
+assert any(f == 'spin' and not l.startswith('[') for f, l in fg), 'no spin'
+inl = leaves('inl.json', fn=False)
+assert inl == collections.Counter({('', l): v for (_, l), v in fg.items()}), 'inlined'
+od = leaves('od.json', fn=False)
+want = collections.Counter()
+for (_, l), v in fg.items():
+    want[('', re.sub(r'^.* (\[0x[0-9a-f]+\])$', r'\1', l))] += v
+assert od == want, sorted(set(od.items()) ^ set(want.items()))
+print(f'{sum(fg.values())} samples, {len(fg)} leaves as perf flamegraph --asm; '
+      f'heaviest {heaviest}')
+PY
 }
 
 test_periods() {
@@ -427,18 +433,6 @@ test_events() {
 		-o "$d/x.json" 2> "$d/err"
 	grep -q "^no samples of 'alignment-faults' to show in $d/two.data" "$d/err"
 	test ! -e "$d/x.json"
-	# flamegraph.py --asm, which hands the tree to perf flamegraph.
-	perfdir=$(cd "${shelldir}/../.." && pwd)
-	[ -x "${perfdir}/scripts/python/bin/flamegraph-report" ] &&
-		export PERF_EXEC_PATH="${perfdir}"
-	if perf version --build-options | grep -q 'libpython: .*on'; then
-		cp "$d/two.data" "$d/perf.data"
-		(cd "$d" && perf script report flamegraph --asm -f json -o py.json \
-			> /dev/null 2> py.err)
-		perf flamegraph -i "$d/two.data" --asm --value samples \
-			--format json -o "$d/s.json" 2> /dev/null
-		cmp "$d/py.json" "$d/s.json"
-	fi
 }
 
 test_event_list() {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script python: names, symbol ranges, the image perf disassembles
+# perf script python: names, symbol ranges, the image perf disassembles, its text
 # SPDX-License-Identifier: GPL-2.0
 
 set -e
@@ -106,5 +106,28 @@ for sym in main "$(printf 'sp\255in')"; do
 	grep -qx "${key} ${start} ${end} ${start} ${end} ${cached}" "${workdir}/ranges"
 done
 test -r "${cached}"
+# The sampled instructions as perf annotate shows them, with their
+# addresses as objdump prints them: each an instruction objdump -d finds
+# there, of the same mnemonic (objdump may leave out the AT&T suffix).
+cat > "${workdir}/disasm.py" <<'PY'
+from perf_trace_context import perf_sample_disasm
+seen = {}
+def process_event(param_dict):
+    if param_dict.get("symbol") == "sp\ufffdin":
+        seen[perf_sample_disasm(perf_script_context)] = 1
+def trace_end():
+    for text, addr in seen:
+        print("%x %s" % (addr, text))
+PY
+perf script -i "${workdir}/p.data" -s "${workdir}/disasm.py" > "${workdir}/disasm" \
+	2> /dev/null
+objdump -d --no-show-raw-insn "${workdir}/prog.orig" > "${workdir}/objdump"
+test -s "${workdir}/disasm"
+while read -r addr mnemonic _; do
+	od=$(awk -v a="${addr}:" '$1 == a { print $2; exit }' "${workdir}/objdump")
+	echo "perf_sample_disasm: ${addr} ${mnemonic}, objdump: ${od}"
+	test -n "${od}"
+	case "${mnemonic}" in "${od}"*) ;; *) exit 1 ;; esac
+done < "${workdir}/disasm"
 cleanup
 exit 0
