@@ -351,9 +351,10 @@ for line in open(f'{d}/fg.folded'):
     fg[(re.sub(r' \([^()]*\+0x[0-9a-f]+\)$', '', frames[-2]), frames[-1])] += int(count)
 py = leaves('py.json')
 assert py == fg, sorted(set(py.items()) ^ set(fg.items()))
-heaviest = max(fg, key=lambda k: fg[k])
+# The heaviest leaf of spin(), decoded (the kernel's, with no vmlinux
+# here, are addresses, and may weigh more).
+heaviest = max((k for k in fg if k[0] == 'spin'), key=lambda k: fg[k])
 assert not heaviest[1].startswith('['), heaviest
-assert any(f == 'spin' and not l.startswith('[') for f, l in fg), 'no spin'
 inl = leaves('inl.json', fn=False)
 assert inl == collections.Counter({('', l): v for (_, l), v in fg.items()}), 'inlined'
 od = leaves('od.json', fn=False)
