@@ -590,8 +590,11 @@ static void perf_flamegraph__add_unnamed(const struct dso *dso, u64 samples, voi
 
 	if (!dso__has_build_id(dso))
 		return;
-	for (i = 0; i < unnamed->nr && unnamed->dsos[i].dso != dso; i++)
-		;
+	/* --diff: a DSO of both recordings is one, by its build-id. */
+	for (i = 0; i < unnamed->nr; i++)
+		if (unnamed->dsos[i].dso == dso ||
+		    dso__build_id_equal(unnamed->dsos[i].dso, dso__bid(dso)))
+			break;
 	if (i == unnamed->nr) {
 		/* One warning per DSO: one that said why before says this. */
 		if (!flamegraph__warn_once(unnamed->fg, dso, /*kernel=*/false) ||
@@ -618,7 +621,8 @@ static int perf_flamegraph__cmp_unnamed(const void *a, const void *b)
  * build-id, or that it has none.  After a server failed to answer, that
  * was said.
  */
-static void perf_flamegraph__warn_unnamed(struct perf_flamegraph *pfg)
+static void perf_flamegraph__warn_unnamed(struct perf_flamegraph *pfg,
+					  struct flamegraph **graphs, int nr_graphs)
 {
 	struct perf_flamegraph_unnamed unnamed = { .dsos = NULL, };
 	struct strbuf sb = STRBUF_INIT;
@@ -626,8 +630,8 @@ static void perf_flamegraph__warn_unnamed(struct perf_flamegraph *pfg)
 
 	if (pfg->debuginfod_failed)
 		return;
-	for (i = 0; i < (size_t)pfg->nr_graphs; i++) {
-		unnamed.fg = pfg->graphs[i];
+	for (i = 0; i < (size_t)nr_graphs; i++) {
+		unnamed.fg = graphs[i];
 		flamegraph__unnamed(unnamed.fg, perf_flamegraph__add_unnamed, &unnamed);
 	}
 	if (!unnamed.nr)
@@ -651,14 +655,15 @@ out:
 	free(unnamed.dsos);
 }
 
-static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
+/* What the graphs' frames lack, said once for all of them. */
+static void perf_flamegraph__warn(struct perf_flamegraph *pfg,
+				  struct flamegraph **graphs, int nr_graphs)
 {
-	struct perf_flamegraph_event *pfe;
 	u64 unmapped = 0;
 	int i;
 
-	for (i = 0; i < pfg->nr_graphs; i++)
-		unmapped += flamegraph__kernel_unmapped(pfg->graphs[i]);
+	for (i = 0; i < nr_graphs; i++)
+		unmapped += flamegraph__kernel_unmapped(graphs[i]);
 	/*
 	 * perf record finds no kernel map when /proc/kallsyms hides the
 	 * kernel's addresses (kernel.kptr_restrict): say why kernel frames
@@ -667,7 +672,15 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 	if (unmapped)
 		pr_warning("Warning: %llu kernel samples have no kernel map, so no names; was kernel.kptr_restrict set when recording?\n",
 			   (unsigned long long)unmapped);
-	perf_flamegraph__warn_unnamed(pfg);
+	perf_flamegraph__warn_unnamed(pfg, graphs, nr_graphs);
+}
+
+static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
+{
+	struct perf_flamegraph_event *pfe;
+	int i;
+
+	perf_flamegraph__warn(pfg, pfg->graphs, pfg->nr_graphs);
 	if (quiet)
 		return;
 	fputs("perf flamegraph: ", stderr);
@@ -1039,6 +1052,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 {
 	struct perf_flamegraph old = *pfg;
 	struct flamegraph_diff diff = { .old = NULL, };
+	struct flamegraph *graphs[2];
 	struct perf_data data = {
 		.path  = pfg->diff_base,
 		.mode  = PERF_DATA_MODE_READ,
@@ -1060,6 +1074,10 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 		goto out;
 	diff.old = old.graphs[0];
 	diff.new = pfg->graphs[0];
+	graphs[0] = diff.old;
+	graphs[1] = diff.new;
+	pfg->debuginfod_failed |= old.debuginfod_failed;
+	perf_flamegraph__warn(pfg, graphs, 2);
 	diff.old_path = pfg->diff_base;
 	diff.new_path = pfg->session->data->path;
 	diff.labels = perf_flamegraph__labels(diff.new);

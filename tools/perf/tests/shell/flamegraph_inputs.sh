@@ -215,7 +215,7 @@ test_missing_binary() {
 
 test_stripped_binary() {
 	echo "Stripped binary: [unknown] frames of it, objdump's instructions as leaves"
-	local d="${workdir}/stripped" warn
+	local d="${workdir}/stripped" warn n
 
 	mkdir "$d"
 	build_workload "$d/prog" --own-build-id
@@ -227,6 +227,12 @@ test_stripped_binary() {
 	test "$(grep -c "$d/prog" "$d/s.err")" -eq 1
 	warn="^Warning: no symbols name the frames of $d/prog ([0-9]* samples): "
 	grep -q "${warn}--debuginfod could " "$d/s.err"
+	# --diff says it once for both recordings, their samples summed.
+	perf flamegraph --diff "$d/s.data" -i "$d/s.data" --asm -o "$d/d.json" 2> "$d/d.err"
+	n=$(sed -n "s|^Warning: no symbols name the frames of $d/prog (\([0-9]*\) .*|\1|p" \
+		"$d/s.err")
+	test "$(grep -c "$d/prog" "$d/d.err")" -eq 1
+	grep -q "^Warning: no symbols name the frames of $d/prog ($((2 * n)) samples): " "$d/d.err"
 	# The workload's own functions are static: nothing names them, but
 	# the leaves under them are the instructions objdump shows there.
 	grep -q "^prog;.*;\[unknown\] (prog);[a-z][^;]* \[0x[0-9a-f]*\] [0-9]*$" "$d/s.folded"
