@@ -61,13 +61,14 @@ struct flamegraph_asm {
 	size_t			nr_objdump;
 	size_t			nr_decoded;
 	size_t			nr_objdumps;
+	/* The image LLVM names branch targets from (flamegraph_asm__start_dso()). */
+	char			filename[PATH_MAX];
 	/*
-	 * flamegraph_asm__decode_insn()'s DSO of the moment (a reference),
-	 * whether its code can be read, and the image LLVM reads names from.
+	 * flamegraph_asm__decode_insn()'s DSO of the moment (a reference)
+	 * and whether its code can be read.
 	 */
 	struct dso		*dso;
 	bool			dso_readable;
-	char			filename[PATH_MAX];
 };
 
 /*
@@ -232,12 +233,13 @@ static bool flamegraph_asm__readable(struct dso *dso, struct machine *machine,
 /*
  * perf annotate's line for @insn, its @len bytes at @code, in @line, by
  * the first in-process disassembler of annotate.disassemblers that can
- * decode it, up to objdump, which decodes what is left in a batch.
+ * decode it, up to objdump, which decodes what is left in a batch; after
+ * flamegraph_asm__start_dso() for its DSO.
  * Return: the instruction's length in bytes, 0 where none can.
  */
 static int flamegraph_asm__line(struct flamegraph_asm *fa, const struct map_symbol *ms,
-				const char *filename, const u8 *code, size_t len,
-				u64 objdump_addr, char *line, size_t size)
+				const u8 *code, size_t len, u64 objdump_addr,
+				char *line, size_t size)
 {
 	struct dso *dso = map__dso(ms->map);
 	bool is_64bit = dso__is_64_bit(dso);
@@ -253,7 +255,7 @@ static int flamegraph_asm__line(struct flamegraph_asm *fa, const struct map_symb
 		switch (annotate_opts.disassemblers[i]) {
 		case PERF_DISASM_LLVM:
 			llvm = flamegraph_asm__llvm(fa, is_64bit);
-			ret = llvm ? llvm_insn_decoder__line(llvm, dso, filename, code, len,
+			ret = llvm ? llvm_insn_decoder__line(llvm, dso, fa->filename, code, len,
 							     objdump_addr, line, size) : -1;
 			if (ret > 0)
 				return ret;
@@ -272,6 +274,36 @@ static int flamegraph_asm__line(struct flamegraph_asm *fa, const struct map_symb
 		}
 	}
 	return 0;
+}
+
+/*
+ * As perf annotate, for the DSO of @ms: the machine's arch, and the image
+ * LLVM names branch targets from, in @fa->filename.
+ */
+static void flamegraph_asm__start_dso(struct flamegraph_asm *fa, const struct map_symbol *ms)
+{
+	if (map_symbol__get_arch((struct map_symbol *)ms, &fa->args.arch))
+		fa->args.arch = NULL;
+	if (dso__disassemble_filename(map__dso(ms->map), fa->filename, sizeof(fa->filename)))
+		fa->filename[0] = '\0';
+}
+
+/*
+ * perf annotate's line for the instruction at @addr, a map-relative
+ * address of @ms's map, by an in-process disassembler, after
+ * flamegraph_asm__start_dso().  Return: its length, 0 where none can.
+ */
+static int flamegraph_asm__insn_line(struct flamegraph_asm *fa, const struct map_symbol *ms,
+				     struct machine *machine, u64 addr, char *line, size_t size)
+{
+	u8 code[FLAMEGRAPH_INSN_MAX];
+	ssize_t len;
+
+	len = dso__data_read_offset(map__dso(ms->map), machine, addr, code, sizeof(code));
+	if (len <= 0)
+		return 0;
+	return flamegraph_asm__line(fa, ms, code, len, map__rip_2objdump(ms->map, addr),
+				    line, size);
 }
 
 /*
@@ -322,7 +354,7 @@ out_free:
  * puts that sweep out of step, it shows another instruction there.
  * @insns are the symbol's sampled instructions, by address.
  */
-static void flamegraph_asm__check_sweep(struct flamegraph_asm *fa, const char *filename,
+static void flamegraph_asm__check_sweep(struct flamegraph_asm *fa,
 					struct flamegraph_insn **insns, size_t nr)
 {
 	struct map_symbol *ms = &insns[0]->ms;
@@ -338,8 +370,7 @@ static void flamegraph_asm__check_sweep(struct flamegraph_asm *fa, const char *f
 		goto out;
 	for (i = 0; i < nr; i++) {
 		while (pos < insns[i]->addr) {
-			int len = flamegraph_asm__line(fa, ms, filename,
-						       code + pos - ms->sym->start,
+			int len = flamegraph_asm__line(fa, ms, code + pos - ms->sym->start,
 						       ms->sym->end - pos,
 						       map__rip_2objdump(ms->map, pos),
 						       line, sizeof(line));
@@ -363,7 +394,7 @@ out:
  * With -v, name the symbols among @insns (by address) that perf
  * annotate's sweep reads out of step with a sample IP.
  */
-static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa, const char *filename,
+static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa,
 					 struct flamegraph_insn **insns, size_t nr)
 {
 	size_t i, j;
@@ -372,7 +403,7 @@ static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa, const char *
 		for (j = i + 1; j < nr && insns[j]->ms.sym == insns[i]->ms.sym; j++)
 			;
 		if (insns[i]->ms.sym)
-			flamegraph_asm__check_sweep(fa, filename, insns + i, j - i);
+			flamegraph_asm__check_sweep(fa, insns + i, j - i);
 	}
 }
 
@@ -433,8 +464,7 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	struct flamegraph_insn *first = insns[0];
 	struct dso *dso = first->ms.map ? map__dso(first->ms.map) : NULL;
 	struct machine *machine = maps__machine(thread__maps(first->ms.thread));
-	u8 code[FLAMEGRAPH_INSN_MAX];
-	char why[PATH_MAX + 128], line[512], filename[PATH_MAX];
+	char why[PATH_MAX + 128], line[512];
 	size_t i;
 	int err = 0;
 
@@ -457,25 +487,15 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 		if (err)
 			return err;
 	}
-	/* As perf annotate: the machine's arch, the image LLVM names targets from. */
-	if (map_symbol__get_arch(&first->ms, &fa->args.arch))
-		fa->args.arch = NULL;
-	if (dso__disassemble_filename(dso, filename, sizeof(filename)))
-		filename[0] = '\0';
+	flamegraph_asm__start_dso(fa, &first->ms);
 
 	fa->nr_objdump = 0;
 	for (i = 0; i < nr && !err; i++) {
-		ssize_t len = -1;
-
 		/* A BPF program's, from perf annotate. */
 		if (insns[i]->text)
 			continue;
-		if (fa->in_process)
-			len = dso__data_read_offset(dso, machine, insns[i]->addr,
-						    code, sizeof(code));
-		if (len > 0 && flamegraph_asm__line(fa, &insns[i]->ms, filename, code, len,
-						    insns[i]->objdump_addr, line,
-						    sizeof(line)) > 0) {
+		if (flamegraph_asm__insn_line(fa, &insns[i]->ms, machine, insns[i]->addr,
+					      line, sizeof(line)) > 0) {
 			fa->nr_decoded++;
 			err = flamegraph_insn__set_text(insns[i], line);
 		} else if (fa->objdump_ok) {
@@ -485,7 +505,7 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	if (!err && fa->nr_objdump)
 		err = flamegraph_asm__objdump(fa);
 	if (!err && verbose > 0 && fa->in_process)
-		flamegraph_asm__check_sweeps(fa, filename, insns, nr);
+		flamegraph_asm__check_sweeps(fa, insns, nr);
 	return err;
 }
 
@@ -495,7 +515,7 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
 	struct flamegraph_asm fa = { .fg = NULL, };
 	struct dso *dso = ms->map ? map__dso(ms->map) : NULL;
 	struct machine *machine;
-	char filename[PATH_MAX], line[512], **text = NULL;
+	char line[512], **text = NULL;
 	u64 pos, size, *at = NULL;
 	size_t nr = 0, alloc_text = 0, alloc_at = 0, i;
 	u8 *code = NULL;
@@ -509,10 +529,7 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
 	flamegraph_asm__choose(&fa, env, /*no_objdump=*/false);
 	if (!fa.in_process)
 		return 0;
-	if (map_symbol__get_arch((struct map_symbol *)ms, &fa.args.arch))
-		fa.args.arch = NULL;
-	if (dso__disassemble_filename(dso, filename, sizeof(filename)))
-		filename[0] = '\0';
+	flamegraph_asm__start_dso(&fa, ms);
 	pos = ms->sym->start;
 	size = ms->sym->end - ms->sym->start;
 	code = malloc(size);
@@ -523,7 +540,7 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
 	if (dso__data_read_offset(dso, machine, pos, code, size) != (ssize_t)size)
 		goto out;
 	while (pos < ms->sym->end) {
-		int len = flamegraph_asm__line(&fa, ms, filename, code + pos - ms->sym->start,
+		int len = flamegraph_asm__line(&fa, ms, code + pos - ms->sym->start,
 					       ms->sym->end - pos,
 					       map__rip_2objdump(ms->map, pos), line, sizeof(line));
 		struct flamegraph_insn insn = { .text = NULL, };
@@ -609,9 +626,7 @@ int flamegraph_asm__decode_insn(struct flamegraph_asm *fa, const struct map_symb
 	struct dso *dso = ms->map ? map__dso(ms->map) : NULL;
 	struct flamegraph_insn insn = { .text = NULL, };
 	struct machine *machine;
-	u8 code[FLAMEGRAPH_INSN_MAX];
 	char why[PATH_MAX + 128], line[512];
-	ssize_t len;
 	int err;
 
 	*text = NULL;
@@ -624,17 +639,10 @@ int flamegraph_asm__decode_insn(struct flamegraph_asm *fa, const struct map_symb
 		fa->dso_readable = flamegraph_asm__readable(dso, machine, why, sizeof(why));
 		if (!fa->dso_readable)
 			pr_debug("%s: %s\n", flamegraph_dso__name(dso), why);
-		if (map_symbol__get_arch((struct map_symbol *)ms, &fa->args.arch))
-			fa->args.arch = NULL;
-		if (dso__disassemble_filename(dso, fa->filename, sizeof(fa->filename)))
-			fa->filename[0] = '\0';
+		flamegraph_asm__start_dso(fa, ms);
 	}
-	if (!fa->dso_readable)
-		return -ENOENT;
-	len = dso__data_read_offset(dso, machine, addr, code, sizeof(code));
-	if (len <= 0 || flamegraph_asm__line(fa, ms, fa->filename, code, len,
-					     map__rip_2objdump(ms->map, addr), line,
-					     sizeof(line)) <= 0)
+	if (!fa->dso_readable ||
+	    flamegraph_asm__insn_line(fa, ms, machine, addr, line, sizeof(line)) <= 0)
 		return -ENOENT;
 	err = flamegraph_insn__set_text(&insn, line);
 	*text = insn.text;
