@@ -1340,7 +1340,10 @@ int cmd_flamegraph(int argc, const char **argv)
 	}
 	if (symbol__validate_sym_arguments())
 		goto out_usage;
-	/* A BPF program's leaves are perf annotate's text of it: its notes. */
+	/*
+	 * A function's whole code (the functions table, --diff's pairing)
+	 * and a BPF program's leaves are perf annotate's: its notes.
+	 */
 	if (pfg.asm_leaves) {
 		ret = symbol__annotation_init();
 		if (ret)

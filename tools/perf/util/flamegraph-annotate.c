@@ -159,11 +159,11 @@ static int flamegraph_function__decode(struct flamegraph_function *fn, struct pe
 		fn->why = strdup(why);
 		return fn->why ? 0 : -ENOMEM;
 	}
-	nr = flamegraph__disassemble_symbol(&fn->ms, env, &lines, &addrs);
+	nr = flamegraph__disassemble_symbol(&fn->ms, &lines, &addrs);
 	if (nr < 0)
 		return nr;
 	if (!nr) {
-		fn->why = strdup("LLVM and capstone decode no instruction at its start");
+		fn->why = strdup("perf annotate shows no instruction of it");
 		return fn->why ? 0 : -ENOMEM;
 	}
 	fn->insns = calloc(nr, sizeof(*fn->insns));

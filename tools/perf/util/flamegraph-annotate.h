@@ -21,9 +21,8 @@ struct perf_env;
  * @max: how many functions, those with the most self weight in all
  *       contexts; 0 for none
  *
- * Sets @fg's @functions: each function's every instruction, decoded
- * from its start as perf annotate decodes it
- * (flamegraph__disassemble_symbol()), with the weight and number of the
+ * Sets @fg's @functions: each function's every instruction, as perf
+ * annotate shows it (flamegraph__disassemble_symbol()), with the weight and number of the
  * samples at it in all contexts (as perf annotate counts them: the
  * instruction leaves of the whole graph) and, for calls, the weight
  * that left the function through them (the call sites of all its

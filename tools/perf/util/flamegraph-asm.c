@@ -509,62 +509,50 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	return err;
 }
 
-ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_env *env,
-				       char ***lines, u64 **addrs)
+ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***lines, u64 **addrs)
 {
-	struct flamegraph_asm fa = { .fg = NULL, };
-	struct dso *dso = ms->map ? map__dso(ms->map) : NULL;
-	struct machine *machine;
-	char line[512], **text = NULL;
-	u64 pos, size, *at = NULL;
+	struct annotation *notes;
+	struct annotation_line *al;
+	char **text = NULL, *line;
+	u64 start, *at = NULL;
 	size_t nr = 0, alloc_text = 0, alloc_at = 0, i;
-	u8 *code = NULL;
 	int err = 0;
 
 	*lines = NULL;
 	*addrs = NULL;
-	if (!dso || !ms->sym || !ms->thread || ms->sym->end <= ms->sym->start)
+	if (!symbol_conf.init_annotation || !ms->map || !ms->sym || ms->sym->end <= ms->sym->start)
 		return 0;
-	machine = maps__machine(thread__maps(ms->thread));
-	flamegraph_asm__choose(&fa, env, /*no_objdump=*/false);
-	if (!fa.in_process)
-		return 0;
-	flamegraph_asm__start_dso(&fa, ms);
-	pos = ms->sym->start;
-	size = ms->sym->end - ms->sym->start;
-	code = malloc(size);
-	if (!code) {
-		err = -ENOMEM;
+	notes = symbol__annotation(ms->sym);
+	err = symbol__annotate((struct map_symbol *)ms, /*evsel=*/NULL, /*parch=*/NULL);
+	if (err) {
+		pr_debug("%s: perf annotate can't show it (%d)\n", ms->sym->name, err);
+		err = 0;
 		goto out;
 	}
-	if (dso__data_read_offset(dso, machine, pos, code, size) != (ssize_t)size)
-		goto out;
-	while (pos < ms->sym->end) {
-		int len = flamegraph_asm__line(&fa, ms, code + pos - ms->sym->start,
-					       ms->sym->end - pos,
-					       map__rip_2objdump(ms->map, pos), line, sizeof(line));
+	start = map__rip_2objdump(ms->map, ms->sym->start);
+	list_for_each_entry(al, &notes->src->source, node) {
 		struct flamegraph_insn insn = { .text = NULL, };
 
-		if (len <= 0)
-			break;
+		/* Source lines, which objdump -S puts between the instructions. */
+		if (al->offset < 0)
+			continue;
 		if (flamegraph__grow(&text, &alloc_text, nr + 1, sizeof(*text)) ||
 		    flamegraph__grow(&at, &alloc_at, nr + 1, sizeof(*at))) {
 			err = -ENOMEM;
 			goto out;
 		}
-		err = flamegraph_insn__set_text(&insn, line);
+		line = strdup(al->line);
+		err = line ? flamegraph_insn__set_text(&insn, line) : -ENOMEM;
+		free(line);
 		if (err)
 			goto out;
 		text[nr] = insn.text;
-		at[nr++] = map__rip_2objdump(ms->map, pos);
-		pos += len;
+		at[nr++] = start + al->offset;
 	}
 out:
-	for (i = 0; i < ARRAY_SIZE(fa.llvm); i++) {
-		llvm_insn_decoder__delete(fa.llvm[i]);
-		capstone_insn_decoder__delete(fa.capstone[i]);
-	}
-	free(code);
+	/* The notes are perf annotate's cache: the lines are copied. */
+	if (notes->src)
+		annotated_source__purge(notes->src);
 	if (err || !nr) {
 		for (i = 0; i < nr; i++)
 			free(text[i]);
@@ -590,7 +578,7 @@ bool flamegraph__symbol_code_missing(const struct map_symbol *ms, struct perf_en
 	flamegraph_asm__choose(&fa, env, /*no_objdump=*/false);
 	if (!fa.in_process) {
 		scnprintf(why, size, "%s", fa.no_decoder[0] ? fa.no_decoder :
-			  "an objdump was asked for, and only LLVM or capstone decode whole functions");
+			  "an objdump was asked for, which runs once per DSO for the leaves, not for each function");
 		return true;
 	}
 	return !flamegraph_asm__readable(dso, maps__machine(thread__maps(ms->thread)),

@@ -71,25 +71,26 @@ int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env, bool n
 int flamegraph__lookup_objdump(struct perf_env *env, char **path);
 
 /**
- * flamegraph__disassemble_symbol - a function's instructions, from its start
+ * flamegraph__disassemble_symbol - a function's instructions, as perf annotate
+ *                                  shows them
  * @ms: the function: its map, symbol and thread (borrowed)
- * @env: the environment of its recording (perf_session__env())
  * @lines: set to the instructions' texts, as --asm's leaves show them
  *         (owned by the caller: free() each, then the array)
  * @addrs: set to their addresses as perf annotate and objdump print them
  *         (owned by the caller)
  *
- * Decodes from the symbol's start as perf annotate does, with the
- * in-process disassemblers of annotate.disassemblers (LLVM, capstone),
- * the bytes read through perf's dso access: the build-id cache's copy of
- * the binary recorded, however it was rebuilt since. Stops at the first
- * instruction they can't decode; objdump is not run.
+ * perf annotate's lines of the symbol (symbol__annotate(), without an
+ * evsel): its disassemblers in annotate.disassemblers order, the bytes
+ * or the image from the build-id cache's copy of the binary recorded,
+ * however it was rebuilt since; the source lines among them left out.
+ * The symbol's notes are emptied again.  Needs symbol__annotation_init()
+ * before the symbols were loaded, as perf annotate does.
  *
- * Return: the number of instructions, 0 if none could be decoded (no
- * bytes, no in-process disassembler), or -ENOMEM.
+ * Return: the number of instructions, 0 if perf annotate can't show it
+ * (no code, no disassembler, no notes), or -ENOMEM.
  */
-ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_env *env,
-				       char ***lines, u64 **addrs);
+ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***lines,
+				       u64 **addrs);
 
 /**
  * flamegraph__symbol_code_missing - why a function's code can't be had
@@ -99,8 +100,8 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, struct perf_
  * @size: room in @why, in bytes
  *
  * What flamegraph__disassemble_symbol() needs: a map, an in-process
- * disassembler (LLVM or capstone, perf annotate's choice), and the
- * binary's bytes through perf's dso access (vmlinux or kcore for the
+ * disassembler (LLVM or capstone, perf annotate's choice: an objdump
+ * would run once for each function), and the binary's bytes through perf's dso access (vmlinux or kcore for the
  * kernel, an image for JIT code, the build-id cache's copy of a binary
  * rebuilt since).
  *

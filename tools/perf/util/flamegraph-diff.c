@@ -358,12 +358,11 @@ static void flamegraph_diff__pair_once(char **lo, const u64 *ao, bool *po, ssize
 }
 
 /* Decode @ms's instructions, their texts without numbers and their shapes. */
-static int flamegraph_diff__insns(const struct map_symbol *ms, struct perf_env *env,
-				  struct flamegraph_diff_insns *in)
+static int flamegraph_diff__insns(const struct map_symbol *ms, struct flamegraph_diff_insns *in)
 {
 	ssize_t i;
 
-	in->nr = flamegraph__disassemble_symbol(ms, env, &in->text, &in->addr);
+	in->nr = flamegraph__disassemble_symbol(ms, &in->text, &in->addr);
 	if (in->nr <= 0)
 		return -1;
 	in->shape = calloc(in->nr, sizeof(*in->shape));
@@ -418,8 +417,7 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 	    !flamegraph_diff__has_leaves(old) || !flamegraph_diff__has_leaves(new) ||
 	    flamegraph_diff__same_build(old, new))
 		return;
-	if (flamegraph_diff__insns(&old->ms, diff->old_env, &o) ||
-	    flamegraph_diff__insns(&new->ms, diff->new_env, &n))
+	if (flamegraph_diff__insns(&old->ms, &o) || flamegraph_diff__insns(&new->ms, &n))
 		goto out;
 	no = o.nr;
 	nn = n.nr;

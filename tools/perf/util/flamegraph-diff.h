@@ -32,8 +32,8 @@ struct perf_env;
  * name and file. An instruction leaf is the same when its
  * label is (its text and address: the same build of its binary), else,
  * under a function found in both, when aligning the two disassemblies of
- * that function pairs their addresses: each function decoded from its
- * start with flamegraph__disassemble_symbol() (the bytes of each build
+ * that function pairs their addresses: each function's instructions as
+ * perf annotate shows them (flamegraph__disassemble_symbol(), each build
  * from its own build-id cache entry), the two instruction lists aligned
  * as a longest common subsequence of their texts with numbers (addresses,
  * offsets, displacements) left out, so an instruction inserted by a
