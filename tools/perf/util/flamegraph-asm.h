@@ -101,9 +101,9 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***line
  *
  * What flamegraph__disassemble_symbol() needs: a map, an in-process
  * disassembler (LLVM or capstone, perf annotate's choice: an objdump
- * would run once for each function), and the binary's bytes through perf's dso access (vmlinux or kcore for the
- * kernel, an image for JIT code, the build-id cache's copy of a binary
- * rebuilt since).
+ * would run once for each function), and the binary's bytes through
+ * perf's dso access (vmlinux or kcore for the kernel, an image for JIT
+ * code, the build-id cache's copy of a binary rebuilt since).
  *
  * Return: true, with @why set, when one of them is missing; else false.
  */
