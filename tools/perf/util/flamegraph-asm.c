@@ -299,6 +299,9 @@ static int flamegraph_asm__insn_line(struct flamegraph_asm *fa, const struct map
 	u8 code[FLAMEGRAPH_INSN_MAX];
 	ssize_t len;
 
+	/* Only objdump may decode (--objdump): no bytes to read. */
+	if (!fa->in_process)
+		return 0;
 	len = dso__data_read_offset(map__dso(ms->map), machine, addr, code, sizeof(code));
 	if (len <= 0)
 		return 0;
