@@ -40,6 +40,7 @@
 
 #include <subcmd/parse-options.h>
 #include <linux/bitmap.h>
+#include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/time64.h>
 #include <linux/zalloc.h>
@@ -47,6 +48,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -783,6 +785,53 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 }
 
 /* The session's samples into finished graphs: what is written or compared. */
+/*
+ * The signal that stopped perf flamegraph after any recording: ^C, a
+ * supervisor's SIGTERM, a closed terminal or a reader gone (SIGPIPE).
+ */
+static sig_atomic_t perf_flamegraph__signal;
+
+/* The signals that end perf flamegraph, as flamegraph__record()'s. */
+static const int perf_flamegraph__signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, };
+
+/*
+ * Stop reading, as ^C stops perf report's: perf flamegraph writes
+ * nothing then, lets go of what it has (the output's temp file, the
+ * copy of the vDSO that perf's machine keeps in /tmp) and dies of the
+ * signal in perf_flamegraph__die().
+ */
+static void perf_flamegraph__sig_handler(int sig)
+{
+	if (!READ_ONCE(perf_flamegraph__signal))
+		WRITE_ONCE(perf_flamegraph__signal, sig);
+	session_done = 1;
+}
+
+/* One ignored when perf started (nohup, ^C of a background job) stays so. */
+static void perf_flamegraph__catch_signals(void)
+{
+	struct sigaction old;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(perf_flamegraph__signals); i++) {
+		if (!sigaction(perf_flamegraph__signals[i], NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		signal(perf_flamegraph__signals[i], perf_flamegraph__sig_handler);
+	}
+}
+
+/* After the clean-up: die of the signal, so a shell sees 128 + its number. */
+static void perf_flamegraph__die(void)
+{
+	int sig = READ_ONCE(perf_flamegraph__signal);
+
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
 static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;
@@ -814,6 +863,9 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 		pr_err("failed to process the events of %s\n", session->data->path);
 		return err;
 	}
+	/* Stopped: what was read is not the recording, nothing is written. */
+	if (READ_ONCE(perf_flamegraph__signal))
+		return -EINTR;
 	err = perf_flamegraph__choose_graphs(pfg);
 	if (err)
 		return err;
@@ -835,7 +887,8 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	if (err)
 		return err;
 	t[3] = rdclock();
-	return 0;
+	/* Stopped while decoding: the output stays as it was. */
+	return READ_ONCE(perf_flamegraph__signal) ? -EINTR : 0;
 }
 
 static int __cmd_flamegraph(struct perf_flamegraph *pfg)
@@ -1371,6 +1424,7 @@ int cmd_flamegraph(int argc, const char **argv)
 			goto out;
 	}
 
+	perf_flamegraph__catch_signals();
 	if (pfg.format == FLAMEGRAPH_PPROF) {
 		ret = perf_flamegraph__pprof(&pfg, &data);
 		goto out;
@@ -1392,6 +1446,7 @@ out:
 	free(pfg.template);
 	free(pfg.config_urls);
 	annotation_options__exit();
+	perf_flamegraph__die();
 	/*
 	 * The exit statuses of the man page: parse_options()'s for a bad
 	 * command line, else one for every error, said in words before; a

@@ -553,6 +553,9 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 		err = perf_session__process_events(c.session);
 		if (err)
 			pr_err("failed to process the events of %s\n", data.path);
+		/* Stopped by the command's signal handler: no profile of a part. */
+		else if (session_done())
+			err = -EINTR;
 	}
 	if (!err)
 		err = convert_pprof__write(&c, to_pprof);

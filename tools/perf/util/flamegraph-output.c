@@ -574,17 +574,30 @@ int flamegraph_output__init(struct flamegraph_output *out, const char *path)
 	return flamegraph_output__set_target(out, path, st.st_mode & 07777);
 }
 
+/*
+ * All of @buf, or an error: stdio takes a short count for one, and a
+ * pipe's write is cut short by a signal (SIGPIPE, once its reader went).
+ */
 static ssize_t flamegraph_output__write_fd(void *cookie, const char *buf, size_t size)
 {
 	struct flamegraph_output *out = cookie;
-	ssize_t n = write(out->fd, buf, size);
+	size_t done = 0;
 
-	if (n >= 0)
-		return n;
-	if (!out->errnum)
-		out->errnum = errno;
-	/* fopencookie(3): 0 is a write error. */
-	return 0;
+	while (done < size) {
+		ssize_t n = write(out->fd, buf + done, size - done);
+
+		if (n > 0) {
+			done += n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (!out->errnum)
+			out->errnum = n < 0 ? errno : EIO;
+		break;
+	}
+	/* fopencookie(3): a count short of @size is a write error. */
+	return done;
 }
 
 static int flamegraph_output__close_fd(void *cookie)
@@ -667,7 +680,8 @@ int flamegraph_output__close(struct flamegraph_output *out, int err)
 			unlink(out->tmp);
 		zfree(&out->tmp);
 	}
-	if (err)
+	/* A reader gone (EPIPE, "| head") knows: perf dies of SIGPIPE quietly. */
+	if (err && err != -EPIPE)
 		output_error(out->path, -err);
 	return err;
 }

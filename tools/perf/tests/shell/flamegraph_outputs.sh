@@ -663,6 +663,61 @@ PY
 	test "$(find "$d" -maxdepth 1 -name 'fail.data.*' | wc -l)" -eq 0
 }
 
+# In a mount namespace of its own, on a /tmp of its own (perf copies the
+# vDSO there while it reads; the tests beside this one copy theirs to
+# the machine's /tmp): perf flamegraph reading the pipe recording of
+# $1/pipe.data, then the signal $2 once that copy is there.  Prints its
+# exit status and what is left in its /tmp.
+stop_reading() {
+	unshare -m bash -c '
+		cd "$1" && mount -t tmpfs none /tmp || exit 2
+		rm -f in && mkfifo in
+		perf flamegraph -i - -o out.html < in 2> "$2.err" &
+		pid=$!
+		exec 3> in
+		cat pipe.data >&3
+		for _ in $(seq 300); do
+			ls /tmp | grep -q "^perf-vdso" && break
+			sleep 0.2
+		done
+		kill "-$2" "${pid}"
+		# The end of the input: perf reads a pipe until then.
+		exec 3>&-
+		st=0
+		wait "${pid}" || st=$?
+		echo "${st}" $(ls -A /tmp)
+	' bash "$1" "$2"
+}
+
+test_stop() {
+	echo "perf flamegraph stopped by a signal or a reader gone: nothing left behind"
+	local d="${workdir}/stop" out
+
+	if ! unshare -m true 2> /dev/null; then
+		skip_part "no mount namespace (unshare -m) for a /tmp of its own"
+		return 0
+	fi
+	mkdir "$d"
+	perf record -q -e cpu-clock -g -o - perf test -w thloop 1 > "$d/pipe.data" 2> /dev/null
+	# SIGTERM while it reads: nothing written, the output as it was,
+	# perf's temp files gone, and it dies of the signal.
+	echo old > "$d/out.html"
+	out=$(stop_reading "$d" TERM)
+	test "${out}" = "$((128 + $(kill -l TERM)))"
+	test "$(cat "$d/out.html")" = old
+	test "$(find "$d" -name '.perf-flamegraph.*' | wc -l)" -eq 0
+	test ! -s "$d/TERM.err"
+	# -o - into a reader that stops early (| head), the page far over a
+	# pipe's 64 KiB: it dies of SIGPIPE, quietly, having let go of all.
+	out=$(unshare -m bash -c '
+		cd "$1" && mount -t tmpfs none /tmp || exit 2
+		perf flamegraph --asm -i pipe.data -o - 2> pipe.err | head -c 100 > /dev/null
+		echo "${PIPESTATUS[0]}" $(ls -A /tmp)
+	' bash "$d")
+	test "${out}" = "$((128 + $(kill -l PIPE)))"
+	refute grep -qiE 'cannot write|broken pipe|wrote' "$d/pipe.err"
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
 	test_offcpu test_record_command test_bad_input test_stdout_header \
-	test_cut_header test_record_end
+	test_cut_header test_record_end test_stop
