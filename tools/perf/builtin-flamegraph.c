@@ -784,7 +784,6 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 	return err;
 }
 
-/* The session's samples into finished graphs: what is written or compared. */
 /*
  * The signal that stopped perf flamegraph after any recording: ^C, a
  * supervisor's SIGTERM, a closed terminal or a reader gone (SIGPIPE).
@@ -832,6 +831,7 @@ static void perf_flamegraph__die(void)
 	}
 }
 
+/* The session's samples into finished graphs: what is written or compared. */
 static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 {
 	struct perf_session *session = pfg->session;

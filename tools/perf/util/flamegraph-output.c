@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,6 +579,14 @@ int flamegraph_output__init(struct flamegraph_output *out, const char *path)
  * All of @buf, or an error: stdio takes a short count for one, and a
  * pipe's write is cut short by a signal (SIGPIPE, once its reader went).
  */
+/* Whether SIGPIPE is ignored: an EPIPE then raised no signal. */
+static bool sigpipe_ignored(void)
+{
+	struct sigaction sa;
+
+	return !sigaction(SIGPIPE, NULL, &sa) && sa.sa_handler == SIG_IGN;
+}
+
 static ssize_t flamegraph_output__write_fd(void *cookie, const char *buf, size_t size)
 {
 	struct flamegraph_output *out = cookie;
@@ -680,8 +689,11 @@ int flamegraph_output__close(struct flamegraph_output *out, int err)
 			unlink(out->tmp);
 		zfree(&out->tmp);
 	}
-	/* A reader gone (EPIPE, "| head") knows: perf dies of SIGPIPE quietly. */
-	if (err && err != -EPIPE)
+	/*
+	 * A reader gone ("| head"): unless SIGPIPE is ignored, its signal
+	 * came and the command dies of it, quietly, as perf does.
+	 */
+	if (err && !(err == -EPIPE && !sigpipe_ignored()))
 		output_error(out->path, -err);
 	return err;
 }
