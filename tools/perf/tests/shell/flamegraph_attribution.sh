@@ -462,7 +462,50 @@ print("alpha %d, beta %d samples, as perf report counts them"
 PY
 }
 
+test_decoded_whole() {
+	echo "_init, which perf annotate gives to objdump whole: its samples"
+	local d="${workdir}/whole" at
+
+	mkdir "$d"
+	# Not PIE: _init's address is the one in the callchains.
+	cc -O0 -no-pie -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$d/fgwork" "${shelldir}"/lib/flamegraph/*.c
+	perf record -q -e cpu-clock -c 100000 -g -o "$d/w.data" "$d/fgwork" 20 2> /dev/null
+	# _init runs once, at the start: five samples moved to its second
+	# instruction, as objdump decodes it.
+	at=$(objdump -d --no-show-raw-insn -j .init "$d/fgwork" |
+	     awk '/^ *[0-9a-f]+:/ && ++n == 2 { sub(":", "", $1); print $1; exit }')
+	python3 "${shelldir}/lib/flamegraph_set_ip.py" "$d/w.data" 400000 500000 "${at}" 5
+	perf flamegraph -i "$d/w.data" --asm -o "$d/w.json" 2> /dev/null
+	fg_check --data "$d/w.data" --json "$d/w.json" --dso fgwork --annotate \
+		--same-name spin | tee "$d/check"
+	if ! grep -q "objdump whole: _init$" "$d/check"; then
+		skip_part "LLVM or capstone decodes all of _init, its padding too, here"
+		return
+	fi
+	# The leaf is the instruction at the sample IP, in the first
+	# decoder's text: objdump's mnemonic with LLVM's size suffix.
+	perf annotate --stdio -i "$d/w.data" -s _init 2> /dev/null > "$d/ann"
+	python3 - "$d/w.json" "$d/ann" "${at}" <<'PY'
+import json, re, sys
+def walk(n, func=None):
+    for c in n["c"]:
+        if c["k"] == "insn" and func == "_init":
+            yield c
+        yield from walk(c, c["n"] if c["k"] == "func" else func)
+at = int(sys.argv[3], 16)
+leaves = list(walk(json.load(open(sys.argv[1]))))
+assert [int(l["a"], 16) for l in leaves] == [at] and leaves[0]["s"] == 5, leaves
+ann = {int(m.group(1), 16): m.group(2) for m in
+       (re.match(r"^\s*[0-9.]+\s+:\s+([0-9a-f]+):\s+(\S+)", l) for l in open(sys.argv[2])) if m}
+ours, theirs = leaves[0]["n"].split()[0], ann.get(at)
+assert theirs and ours != theirs and ours.rstrip("bwlq") == theirs.rstrip("bwlq"), (ours, theirs)
+print("_init+%#x: 5 samples; %r here, %r in perf annotate's objdump text"
+      % (at - min(ann), ours, theirs))
+PY
+}
+
 run_parts test_workload test_intel_syntax test_objdump test_capstone_fallback \
-	test_data_in_code test_precise test_ranges test_srcline test_inline test_kptr_restrict \
-	test_disassemblers test_annotate_perf_itself test_dwarf_callchains test_system_program \
-	test_exec
+	test_data_in_code test_decoded_whole test_precise test_ranges test_srcline test_inline \
+	test_kptr_restrict test_disassemblers test_annotate_perf_itself test_dwarf_callchains \
+	test_system_program test_exec
