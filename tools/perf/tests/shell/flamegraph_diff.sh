@@ -431,8 +431,8 @@ from flamegraph_check import annotate  # noqa: E402
 moved = [dict((m, int(a, 16)) for m, a in (l.split() for l in open(f'{d}/O{o}.moved')))
          for o in (1, 2)]
 # objdump address -> period, as perf annotate --show-total-period sums it.
-period = [{a: p for a, (p, _) in annotate('perf', f'{d}/O{o}.data', 'prog',
-                                          period=True).items()} for o in (1, 2)]
+period = [{a: v[0] for a, v in annotate('perf', f'{d}/O{o}.data', 'prog',
+                                            period=True).items()} for o in (1, 2)]
 leaves = {'xor': [], 'add': []}
 def walk(n, parent):
     m = re.match(r'^(?:(xor)q?\s+%rcx, ?%rdx|(add)q?\s+\$0x1, ?%rax) ', n['n'])
