@@ -806,17 +806,42 @@ static void perf_flamegraph__sig_handler(int sig)
 	session_done = 1;
 }
 
-/* One ignored when perf started (nohup, ^C of a background job) stays so. */
+/*
+ * Once, but for SIGPIPE (each write to a closed pipe raises it): a second
+ * ^C ends perf flamegraph at once.  A signal ignored when perf started
+ * (nohup, ^C of a background job) stays ignored.
+ */
 static void perf_flamegraph__catch_signals(void)
+{
+	struct sigaction act = { .sa_handler = perf_flamegraph__sig_handler, };
+	struct sigaction old;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(perf_flamegraph__signals); i++) {
+		int sig = perf_flamegraph__signals[i];
+
+		if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_IGN)
+			continue;
+		act.sa_flags = SA_RESTART | (sig == SIGPIPE ? 0 : SA_RESETHAND);
+		sigaction(sig, &act, NULL);
+	}
+}
+
+/*
+ * While --debuginfod downloads: a signal ends perf flamegraph at once, as
+ * before, where cancelling the query (libdebuginfod's progress function)
+ * would leave a cached miss that keeps the next run from asking.
+ */
+static void perf_flamegraph__release_signals(void)
 {
 	struct sigaction old;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(perf_flamegraph__signals); i++) {
-		if (!sigaction(perf_flamegraph__signals[i], NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		signal(perf_flamegraph__signals[i], perf_flamegraph__sig_handler);
+		int sig = perf_flamegraph__signals[i];
+
+		if (!sigaction(sig, NULL, &old) && old.sa_handler == perf_flamegraph__sig_handler)
+			signal(sig, SIG_DFL);
 	}
 }
 
@@ -1009,7 +1034,9 @@ static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data 
 	symbol_conf.demangle = false;
 	symbol_conf.try_vmlinux_path = true;
 	if (pfg->debuginfod.set) {
+		perf_flamegraph__release_signals();
 		err = perf_flamegraph__fetch_debuginfod(pfg, data);
+		perf_flamegraph__catch_signals();
 		if (err)
 			return err;
 	}
@@ -1024,7 +1051,9 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 	if (!input_is_readable(data->path))
 		return -EISDIR;
 	if (pfg->debuginfod.set) {
+		perf_flamegraph__release_signals();
 		err = perf_flamegraph__fetch_debuginfod(pfg, data);
+		perf_flamegraph__catch_signals();
 		if (err)
 			return err;
 	}
@@ -1135,10 +1164,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	diff.new_path = pfg->session->data->path;
 	diff.labels = perf_flamegraph__labels(diff.new);
 	/* Instruction leaves are paired across a rebuild only with --asm. */
-	if (pfg->asm_leaves) {
-		diff.old_env = perf_session__env(old.session);
-		diff.new_env = perf_session__env(pfg->session);
-	}
+	diff.align = pfg->asm_leaves;
 	fp = flamegraph_output__open(&pfg->out);
 	if (!fp) {
 		err = -EIO;

@@ -28,6 +28,7 @@
 #include "llvm.h"
 #include "map.h"
 #include "maps.h"
+#include "session.h"
 #include "symbol.h"
 #include "thread.h"
 #include "ui/progress.h"
@@ -353,52 +354,40 @@ out_free:
 
 /*
  * With -v: whether perf annotate, which decodes a symbol from its start,
- * finds an instruction at each sampled IP of it; where data in the code
- * puts that sweep out of step, it shows another instruction there.
+ * shows an instruction at each sampled IP of it; where data in the code
+ * puts its sweep out of step, it shows another instruction there.
  * @insns are the symbol's sampled instructions, by address.
  */
-static void flamegraph_asm__check_sweep(struct flamegraph_asm *fa,
-					struct flamegraph_insn **insns, size_t nr)
+static void flamegraph_asm__check_sweep(struct flamegraph_insn **insns, size_t nr)
 {
-	struct map_symbol *ms = &insns[0]->ms;
-	struct dso *dso = map__dso(ms->map);
-	struct machine *machine = maps__machine(thread__maps(ms->thread));
-	u64 pos = ms->sym->start, size = ms->sym->end - ms->sym->start;
-	u8 *code;
-	char line[512];
+	const struct map_symbol *ms = &insns[0]->ms;
+	char **lines;
+	u64 *addrs;
+	ssize_t n = flamegraph__disassemble_symbol(ms, &lines, &addrs), j = 0;
 	size_t i;
 
-	code = size ? malloc(size) : NULL;
-	if (!code || dso__data_read_offset(dso, machine, pos, code, size) != (ssize_t)size)
-		goto out;
-	for (i = 0; i < nr; i++) {
-		while (pos < insns[i]->addr) {
-			int len = flamegraph_asm__line(fa, ms, code + pos - ms->sym->start,
-						       ms->sym->end - pos,
-						       map__rip_2objdump(ms->map, pos),
-						       line, sizeof(line));
-
-			if (len <= 0)
-				goto out;
-			pos += len;
-		}
-		if (pos != insns[i]->addr) {
+	for (i = 0; i < nr && n > 0; i++) {
+		while (j < n && addrs[j] < insns[i]->objdump_addr)
+			j++;
+		if (j == n || addrs[j] != insns[i]->objdump_addr) {
 			pr_debug("perf flamegraph: %s (%s): perf annotate decodes it from its start and finds no instruction at the sample IP %#"
 				 PRIx64 "; the leaf is the instruction that starts there\n",
-				 ms->sym->name, dso__short_name(dso), insns[i]->objdump_addr);
+				 ms->sym->name, dso__short_name(map__dso(ms->map)),
+				 insns[i]->objdump_addr);
 			break;
 		}
 	}
-out:
-	free(code);
+	for (j = 0; j < n; j++)
+		free(lines[j]);
+	free(lines);
+	free(addrs);
 }
 
 /*
  * With -v, name the symbols among @insns (by address) that perf
  * annotate's sweep reads out of step with a sample IP.
  */
-static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa,
-					 struct flamegraph_insn **insns, size_t nr)
+static void flamegraph_asm__check_sweeps(struct flamegraph_insn **insns, size_t nr)
 {
 	size_t i, j;
 
@@ -406,7 +395,7 @@ static void flamegraph_asm__check_sweeps(struct flamegraph_asm *fa,
 		for (j = i + 1; j < nr && insns[j]->ms.sym == insns[i]->ms.sym; j++)
 			;
 		if (insns[i]->ms.sym)
-			flamegraph_asm__check_sweep(fa, insns + i, j - i);
+			flamegraph_asm__check_sweep(insns + i, j - i);
 	}
 }
 
@@ -508,7 +497,7 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	if (!err && fa->nr_objdump)
 		err = flamegraph_asm__objdump(fa);
 	if (!err && verbose > 0 && fa->in_process)
-		flamegraph_asm__check_sweeps(fa, insns, nr);
+		flamegraph_asm__check_sweeps(insns, nr);
 	return err;
 }
 
@@ -681,7 +670,8 @@ int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env, bool n
 	qsort(fg->insns, fg->nr_insns, sizeof(*fg->insns), flamegraph_insn__cmp);
 
 	ui_progress__init(&prog, fg->nr_insns, "Decoding instructions...");
-	for (i = 0; i < fg->nr_insns && !err; i = j) {
+	/* A signal the command caught (session_done) stops it, as reading. */
+	for (i = 0; i < fg->nr_insns && !err && !session_done(); i = j) {
 		for (j = i + 1; j < fg->nr_insns; j++) {
 			if (!flamegraph_insn__same_dso(fg->insns[i], fg->insns[j]))
 				break;

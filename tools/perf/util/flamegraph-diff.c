@@ -413,7 +413,7 @@ static void flamegraph_diff__align(struct flamegraph_diff *diff,
 	size_t nr_lcs = 0;
 	u32 *t = NULL;
 
-	if (!diff->old_env || !diff->new_env || !old->ms.sym || !new->ms.sym ||
+	if (!diff->align || !old->ms.sym || !new->ms.sym ||
 	    !flamegraph_diff__has_leaves(old) || !flamegraph_diff__has_leaves(new) ||
 	    flamegraph_diff__same_build(old, new))
 		return;

@@ -2,20 +2,20 @@
 #ifndef __PERF_FLAMEGRAPH_DIFF_H
 #define __PERF_FLAMEGRAPH_DIFF_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct flamegraph;
 struct flamegraph_labels;
 struct hashmap;
-struct perf_env;
 
 /**
  * struct flamegraph_diff - two finished graphs of a workload, to write as one
  * @old: the graph before (perf flamegraph --diff's file)
  * @new: the graph after (perf flamegraph -i's file)
- * @old_env: the environment of @old's recording, to disassemble its
- *           functions (perf_session__env()); NULL: no aligning
- * @new_env: likewise for @new
+ * @align: pair the instruction leaves of two builds of a function by
+ *         aligning its code (perf flamegraph --asm); false: only leaves
+ *         of one build, by address and text
  * @old_path: @old's recording, for the HTML page's header
  * @new_path: @new's recording, likewise
  * @labels: @new's event and unit, which the writers name
@@ -51,8 +51,7 @@ struct perf_env;
 struct flamegraph_diff {
 	struct flamegraph	*old;
 	struct flamegraph	*new;
-	struct perf_env		*old_env;
-	struct perf_env		*new_env;
+	bool			align;
 	const char		*old_path;
 	const char		*new_path;
 	const struct flamegraph_labels *labels;

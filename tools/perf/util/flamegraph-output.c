@@ -592,6 +592,9 @@ static ssize_t flamegraph_output__write_fd(void *cookie, const char *buf, size_t
 	struct flamegraph_output *out = cookie;
 	size_t done = 0;
 
+	/* After an error, no more: each write to a closed pipe is a SIGPIPE. */
+	if (out->errnum)
+		return 0;
 	while (done < size) {
 		ssize_t n = write(out->fd, buf + done, size - done);
 

@@ -680,6 +680,8 @@ stop_reading() {
 			ls /tmp | grep -q "^perf-vdso" && break
 			sleep 0.2
 		done
+		# Else perf would die before it copied anything: no check.
+		ls /tmp | grep -q "^perf-vdso" || exit 3
 		kill "-$2" "${pid}"
 		# The end of the input: perf reads a pipe until then.
 		exec 3>&-
@@ -706,12 +708,18 @@ test_stop() {
 	test "${out}" = "$((128 + $(kill -l TERM)))"
 	test "$(cat "$d/out.html")" = old
 	test "$(find "$d" -name '.perf-flamegraph.*' | wc -l)" -eq 0
-	test ! -s "$d/TERM.err"
+	refute grep -qiE 'cannot write|wrote' "$d/TERM.err"
 	# -o - into a reader that stops early (| head), the page far over a
-	# pipe's 64 KiB: it dies of SIGPIPE, quietly, having let go of all.
+	# pipe's 64 KiB: it dies of SIGPIPE, quietly, having let go of all
+	# (SIGPIPE as a shell leaves it, not ignored as perf test may).
+	if ! env --default-signal=PIPE true 2> /dev/null; then
+		skip_part "no env --default-signal to undo an ignored SIGPIPE"
+		return 0
+	fi
 	out=$(unshare -m bash -c '
 		cd "$1" && mount -t tmpfs none /tmp || exit 2
-		perf flamegraph --asm -i pipe.data -o - 2> pipe.err | head -c 100 > /dev/null
+		env --default-signal=PIPE perf flamegraph --asm -i pipe.data -o - \
+			2> pipe.err | head -c 100 > /dev/null
 		echo "${PIPESTATUS[0]}" $(ls -A /tmp)
 	' bash "$d")
 	test "${out}" = "$((128 + $(kill -l PIPE)))"
