@@ -22,6 +22,7 @@
 #include "debug.h"
 #include "disasm.h"
 #include "dso.h"
+#include "dump-insn.h"
 #include "env.h"
 #include "flamegraph.h"
 #include "flamegraph-asm.h"
@@ -34,9 +35,6 @@
 #include "ui/progress.h"
 #include "ui/util.h"
 #include "vdso.h"
-
-/* The longest x86 instruction; no architecture perf knows has longer. */
-#define FLAMEGRAPH_INSN_MAX	15
 
 struct flamegraph_asm {
 	struct flamegraph	*fg;
@@ -297,7 +295,7 @@ static void flamegraph_asm__start_dso(struct flamegraph_asm *fa, const struct ma
 static int flamegraph_asm__insn_line(struct flamegraph_asm *fa, const struct map_symbol *ms,
 				     struct machine *machine, u64 addr, char *line, size_t size)
 {
-	u8 code[FLAMEGRAPH_INSN_MAX];
+	u8 code[MAXINSN];
 	ssize_t len;
 
 	/* Only objdump may decode (--objdump): no bytes to read. */
