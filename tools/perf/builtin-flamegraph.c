@@ -794,35 +794,62 @@ static sig_atomic_t perf_flamegraph__signal;
 static const int perf_flamegraph__signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, };
 
 /*
+ * Give the signals perf_flamegraph__sig_handler() catches their default
+ * action back, SIGPIPE too with @pipe_too; an ignored one stays ignored.
+ * Async-signal-safe (sigaction() and signal()), for the handler.
+ */
+static void perf_flamegraph__default_signals(bool pipe_too);
+
+/*
  * Stop reading, as ^C stops perf report's: perf flamegraph writes
  * nothing then, lets go of what it has (the output's temp file, the
  * copy of the vDSO that perf's machine keeps in /tmp) and dies of the
- * signal in perf_flamegraph__die().
+ * signal in perf_flamegraph__die().  A second SIGINT, SIGTERM or SIGHUP
+ * ends it at once; not SIGPIPE, which each write to a closed pipe raises.
  */
 static void perf_flamegraph__sig_handler(int sig)
 {
 	if (!READ_ONCE(perf_flamegraph__signal))
 		WRITE_ONCE(perf_flamegraph__signal, sig);
 	session_done = 1;
+	perf_flamegraph__default_signals(/*pipe_too=*/false);
 }
 
-/*
- * Once, but for SIGPIPE (each write to a closed pipe raises it): a second
- * ^C ends perf flamegraph at once.  A signal ignored when perf started
- * (nohup, ^C of a background job) stays ignored.
- */
-static void perf_flamegraph__catch_signals(void)
+static void perf_flamegraph__default_signals(bool pipe_too)
 {
-	struct sigaction act = { .sa_handler = perf_flamegraph__sig_handler, };
 	struct sigaction old;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(perf_flamegraph__signals); i++) {
 		int sig = perf_flamegraph__signals[i];
 
+		if ((pipe_too || sig != SIGPIPE) && !sigaction(sig, NULL, &old) &&
+		    old.sa_handler == perf_flamegraph__sig_handler)
+			signal(sig, SIG_DFL);
+	}
+}
+
+/*
+ * Catch the signals, unless one came already (its handler gave the
+ * others their default action back).  A signal ignored when perf
+ * started (nohup, ^C of a background job) stays ignored.
+ */
+static void perf_flamegraph__catch_signals(void)
+{
+	struct sigaction act = {
+		.sa_handler = perf_flamegraph__sig_handler,
+		.sa_flags = SA_RESTART,
+	};
+	struct sigaction old;
+	size_t i;
+
+	if (READ_ONCE(perf_flamegraph__signal))
+		return;
+	for (i = 0; i < ARRAY_SIZE(perf_flamegraph__signals); i++) {
+		int sig = perf_flamegraph__signals[i];
+
 		if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_IGN)
 			continue;
-		act.sa_flags = SA_RESTART | (sig == SIGPIPE ? 0 : SA_RESETHAND);
 		sigaction(sig, &act, NULL);
 	}
 }
@@ -834,15 +861,7 @@ static void perf_flamegraph__catch_signals(void)
  */
 static void perf_flamegraph__release_signals(void)
 {
-	struct sigaction old;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(perf_flamegraph__signals); i++) {
-		int sig = perf_flamegraph__signals[i];
-
-		if (!sigaction(sig, NULL, &old) && old.sa_handler == perf_flamegraph__sig_handler)
-			signal(sig, SIG_DFL);
-	}
+	perf_flamegraph__default_signals(/*pipe_too=*/true);
 }
 
 /* After the clean-up: die of the signal, so a shell sees 128 + its number. */
@@ -1033,7 +1052,8 @@ static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data 
 	symbol_conf.inline_name = false;
 	symbol_conf.demangle = false;
 	symbol_conf.try_vmlinux_path = true;
-	if (pfg->debuginfod.set) {
+	/* Stopped already: no download, the session stops at once. */
+	if (pfg->debuginfod.set && !READ_ONCE(perf_flamegraph__signal)) {
 		perf_flamegraph__release_signals();
 		err = perf_flamegraph__fetch_debuginfod(pfg, data);
 		perf_flamegraph__catch_signals();
@@ -1050,7 +1070,8 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 
 	if (!input_is_readable(data->path))
 		return -EISDIR;
-	if (pfg->debuginfod.set) {
+	/* Stopped already: no download, the session stops at once. */
+	if (pfg->debuginfod.set && !READ_ONCE(perf_flamegraph__signal)) {
 		perf_flamegraph__release_signals();
 		err = perf_flamegraph__fetch_debuginfod(pfg, data);
 		perf_flamegraph__catch_signals();

@@ -29,7 +29,6 @@
 #include "llvm.h"
 #include "map.h"
 #include "maps.h"
-#include "session.h"
 #include "symbol.h"
 #include "thread.h"
 #include "ui/progress.h"
@@ -668,8 +667,7 @@ int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env, bool n
 	qsort(fg->insns, fg->nr_insns, sizeof(*fg->insns), flamegraph_insn__cmp);
 
 	ui_progress__init(&prog, fg->nr_insns, "Decoding instructions...");
-	/* A signal the command caught (session_done) stops it, as reading. */
-	for (i = 0; i < fg->nr_insns && !err && !session_done(); i = j) {
+	for (i = 0; i < fg->nr_insns && !err; i = j) {
 		for (j = i + 1; j < fg->nr_insns; j++) {
 			if (!flamegraph_insn__same_dso(fg->insns[i], fg->insns[j]))
 				break;

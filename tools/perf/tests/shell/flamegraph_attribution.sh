@@ -478,8 +478,9 @@ test_decoded_whole() {
 	python3 "${shelldir}/lib/flamegraph_set_ip.py" "$d/w.data" 400000 500000 "${at}" 5
 	perf flamegraph -i "$d/w.data" --asm -o "$d/w.json" 2> /dev/null
 	fg_check --data "$d/w.data" --json "$d/w.json" --dso fgwork --annotate \
-		--same-name spin | tee "$d/check"
-	if ! grep -q "objdump whole: _init$" "$d/check"; then
+		--same-name spin > "$d/check"
+	cat "$d/check"
+	if ! grep -qE "objdump whole: (.*, )?_init(,|$)" "$d/check"; then
 		skip_part "LLVM or capstone decodes all of _init, its padding too, here"
 		return
 	fi

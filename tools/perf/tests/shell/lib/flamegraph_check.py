@@ -88,6 +88,7 @@ INSN_RE = re.compile(r"^(.*) \[(0x[0-9a-f]+|0)\]$")
 ANNOTATE_RE = re.compile(r"^\s*(\d+)\s+:\s+([0-9a-f]+):\s*(.*?)\s*$")
 HEADER_RE = re.compile(r"Disassembly of (.+) for ")
 OBJDUMP_FUNC_RE = re.compile(r"^\s*:\s+\d+\s+[0-9a-f]{8,16} <(.+)>:$")
+INPROCESS_FUNC_RE = re.compile(r"^\s*:\s+\d+\s+0x[0-9a-f]+ <(.+)>:$")
 
 
 def annotate(perf, data, dso, objdump=None, style=None, period=False):
@@ -107,6 +108,10 @@ def annotate(perf, data, dso, objdump=None, style=None, period=False):
         fail(f"perf annotate exited {out.returncode}: {out.stderr[-300:]}")
     result = {}
     cur = whole = None
+    # A perf whose annotate decodes with objdump alone (no LLVM or
+    # capstone, annotate.disassemblers=objdump) gives no function to it
+    # whole: every one is objdump's, in perf flamegraph too.
+    in_process = any(INPROCESS_FUNC_RE.match(l) for l in out.stdout.splitlines())
     for line in out.stdout.splitlines():
         hdr = HEADER_RE.search(line)
         if hdr:
@@ -115,7 +120,7 @@ def annotate(perf, data, dso, objdump=None, style=None, period=False):
         # objdump's "0000000000001000 <_init>:", where LLVM and capstone
         # print "0x1000 <_init>:".
         fn = OBJDUMP_FUNC_RE.match(line)
-        if fn and not objdump:
+        if fn and not objdump and in_process:
             whole = fn.group(1)
             continue
         m = ANNOTATE_RE.match(line)

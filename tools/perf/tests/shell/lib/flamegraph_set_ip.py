@@ -23,7 +23,7 @@ PERF_RECORD_SAMPLE = 9
 # sample_type bits before the callchain, in the order of the record.
 SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME = 1 << 16, 1 << 0, 1 << 1, 1 << 2
 SAMPLE_ADDR, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU = 1 << 3, 1 << 6, 1 << 9, 1 << 7
-SAMPLE_PERIOD, SAMPLE_CALLCHAIN = 1 << 8, 1 << 5
+SAMPLE_PERIOD, SAMPLE_READ, SAMPLE_CALLCHAIN = 1 << 8, 1 << 4, 1 << 5
 BEFORE = [SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
           SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD]
 
@@ -35,8 +35,9 @@ def main():
     changed = 0
     data = PerfData(path)
     sample_type = data.sample_type
-    if not sample_type & SAMPLE_IP or not sample_type & SAMPLE_CALLCHAIN:
-        sys.exit(f"{path}: an IP and a callchain wanted")
+    if not sample_type & SAMPLE_IP or not sample_type & SAMPLE_CALLCHAIN or \
+            sample_type & SAMPLE_READ:
+        sys.exit(f"{path}: an IP, a callchain and no read values wanted")
     ip_off = 8 if sample_type & SAMPLE_IDENTIFIER else 0
     off = 8 * sum(1 for b in BEFORE if sample_type & b)
     for pos, rtype, size in data.records():
