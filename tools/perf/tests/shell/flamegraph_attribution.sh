@@ -220,15 +220,22 @@ PY
 	test "$(leaf_addrs "$d/o.json" dic)" = "$(leaf_addrs "$d/d.json" dic)"
 }
 
+# record_no_pie DIR DATA N: DIR/fgwork, the workload built without PIE,
+# so that nm's addresses are the callchains', and DIR/DATA, a -g
+# recording of its N rounds.
+record_no_pie() {
+	mkdir "$1"
+	cc -O0 -no-pie -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-o "$1/fgwork" "${shelldir}"/lib/flamegraph/*.c
+	perf record -q -e cpu-clock -c 100000 -g -o "$1/$2" "$1/fgwork" "$3" 2> /dev/null
+}
+
 test_precise() {
 	echo "A precise event's callchain that starts in a callee: the sampled function's"
 	local d="${workdir}/precise" callee
 
-	mkdir "$d"
 	# Not PIE: mix()'s address is the one in the callchains.
-	cc -O0 -no-pie -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "$d/fgwork" "${shelldir}"/lib/flamegraph/*.c
-	perf record -q -e cpu-clock -c 100000 -g -o "$d/p.data" "$d/fgwork" 30 2> /dev/null
+	record_no_pie "$d" p.data 30
 	cp "$d/p.data" "$d/precise.data"
 	callee=$(nm "$d/fgwork" | awk '$3 == "mix" { print $1 }')
 	python3 "${shelldir}/lib/flamegraph_precise.py" "$d/precise.data" "${callee}"
@@ -466,11 +473,8 @@ test_decoded_whole() {
 	echo "_init, which perf annotate gives to objdump whole: its samples"
 	local d="${workdir}/whole" at
 
-	mkdir "$d"
 	# Not PIE: _init's address is the one in the callchains.
-	cc -O0 -no-pie -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-o "$d/fgwork" "${shelldir}"/lib/flamegraph/*.c
-	perf record -q -e cpu-clock -c 100000 -g -o "$d/w.data" "$d/fgwork" 20 2> /dev/null
+	record_no_pie "$d" w.data 20
 	# _init runs once, at the start: five samples moved to its second
 	# instruction, as objdump decodes it.
 	at=$(objdump -d --no-show-raw-insn -j .init "$d/fgwork" |

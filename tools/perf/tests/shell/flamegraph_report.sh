@@ -196,12 +196,10 @@ test_other_context() {
 	python3 - "${shelldir}/lib" "$d/r.data" <<'PY'
 import struct, sys
 sys.path.insert(0, sys.argv[1])
-from flamegraph_perf_data import PerfData
-from flamegraph_precise import BEFORE, PERF_RECORD_SAMPLE, SAMPLE_CALLCHAIN
+from flamegraph_perf_data import PerfData, PERF_RECORD_SAMPLE
 CONTEXT_KERNEL, CONTEXT_USER = (1 << 64) - 128, (1 << 64) - 512
 data = PerfData(sys.argv[2])
-assert data.sample_type & SAMPLE_CALLCHAIN
-off = 8 * sum(1 for b in BEFORE if data.sample_type & b)
+_, off = data.sample_offsets()
 changed = nth = 0
 for pos, rtype, size in data.records():
     if rtype != PERF_RECORD_SAMPLE:

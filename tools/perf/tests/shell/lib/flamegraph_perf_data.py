@@ -14,6 +14,14 @@ import sys
 
 
 HEADER_EVENT_DESC = 12
+PERF_RECORD_SAMPLE = 9
+# The PERF_SAMPLE_* fields before the callchain, in the order of
+# PERF_RECORD_SAMPLE in perf_event.h, each a u64; READ is of variable size.
+SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME = 1 << 16, 1 << 0, 1 << 1, 1 << 2
+SAMPLE_ADDR, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU = 1 << 3, 1 << 6, 1 << 9, 1 << 7
+SAMPLE_PERIOD, SAMPLE_READ, SAMPLE_CALLCHAIN = 1 << 8, 1 << 4, 1 << 5
+BEFORE_CALLCHAIN = [SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
+                    SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD]
 
 
 class PerfData:
@@ -77,6 +85,16 @@ class PerfData:
                 sys.exit(f"{self.path}: bad record at {pos}")
             yield pos, rtype, size
             pos += size
+
+    def sample_offsets(self):
+        """The offsets of the IP and of the callchain in the body of a
+        PERF_RECORD_SAMPLE (after its header) of the first event; exits
+        unless it has both and no read values."""
+        st = self.sample_type
+        if not st & SAMPLE_IP or not st & SAMPLE_CALLCHAIN or st & SAMPLE_READ:
+            sys.exit(f"{self.path}: an IP, a callchain and no read values wanted")
+        return (8 if st & SAMPLE_IDENTIFIER else 0,
+                8 * sum(1 for b in BEFORE_CALLCHAIN if st & b))
 
     def read(self, pos, size):
         self.f.seek(pos)

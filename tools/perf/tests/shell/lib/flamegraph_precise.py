@@ -15,41 +15,30 @@ the start of a function (a non-PIE binary's, as nm prints it).  perf
 puts the IP back (callchain__fixup_precise_ip() in util/callchain.c): the
 flame graph of the rewritten file must be the one of the original.
 
-PERF_RECORD_SAMPLE is read as perf_event.h lays it out for the
-sample_type; the file through flamegraph_perf_data.py.
+The file is read and written through flamegraph_perf_data.py.
 """
 import os
 import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flamegraph_perf_data import PerfData  # noqa: E402
+from flamegraph_perf_data import PerfData, PERF_RECORD_SAMPLE  # noqa: E402
 
-PERF_RECORD_SAMPLE = 9
 PERF_CONTEXT_MAX = (1 << 64) - 4095
-# sample_type bits before the callchain, in the order of the record.
-SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME = 1 << 16, 1 << 0, 1 << 1, 1 << 2
-SAMPLE_ADDR, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU = 1 << 3, 1 << 6, 1 << 9, 1 << 7
-SAMPLE_PERIOD, SAMPLE_READ, SAMPLE_CALLCHAIN = 1 << 8, 1 << 4, 1 << 5
-BEFORE = [SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
-          SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD]
 
 
 def main():
     path, callee = sys.argv[1], int(sys.argv[2], 16)
     changed = nth = 0
     data = PerfData(path)
-    sample_type = data.sample_type
-    if sample_type & SAMPLE_READ or not sample_type & SAMPLE_CALLCHAIN:
-        sys.exit(f"{path}: a callchain and no read values wanted")
+    ip_off, off = data.sample_offsets()
     struct.pack_into("<Q", data.attr, 40, data.flags | 2 << 15)
     data.write_attr()
     for pos, rtype, size in data.records():
         if rtype != PERF_RECORD_SAMPLE:
             continue
         body = data.read(pos + 8, size - 8)
-        off = 8 * sum(1 for b in BEFORE if sample_type & b)
-        ip = struct.unpack_from("<Q", body, 8 if sample_type & SAMPLE_IDENTIFIER else 0)[0]
+        (ip,) = struct.unpack_from("<Q", body, ip_off)
         (nr,) = struct.unpack_from("<Q", body, off)
         ips = struct.unpack_from(f"<{nr}Q", body, off + 8)
         nth += 1

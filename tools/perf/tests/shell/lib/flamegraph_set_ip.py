@@ -9,23 +9,14 @@ rewrites PERF_DATA in place: the first N samples whose IP is in
 program had been interrupted there.  Addresses in hex, a non-PIE
 binary's, as nm prints them.
 
-PERF_RECORD_SAMPLE is read as perf_event.h lays it out for the
-sample_type; the file through flamegraph_perf_data.py.
+The file is read and written through flamegraph_perf_data.py.
 """
 import os
 import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flamegraph_perf_data import PerfData  # noqa: E402
-
-PERF_RECORD_SAMPLE = 9
-# sample_type bits before the callchain, in the order of the record.
-SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME = 1 << 16, 1 << 0, 1 << 1, 1 << 2
-SAMPLE_ADDR, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU = 1 << 3, 1 << 6, 1 << 9, 1 << 7
-SAMPLE_PERIOD, SAMPLE_READ, SAMPLE_CALLCHAIN = 1 << 8, 1 << 4, 1 << 5
-BEFORE = [SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
-          SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD]
+from flamegraph_perf_data import PerfData, PERF_RECORD_SAMPLE  # noqa: E402
 
 
 def main():
@@ -34,12 +25,7 @@ def main():
     want = int(sys.argv[5])
     changed = 0
     data = PerfData(path)
-    sample_type = data.sample_type
-    if not sample_type & SAMPLE_IP or not sample_type & SAMPLE_CALLCHAIN or \
-            sample_type & SAMPLE_READ:
-        sys.exit(f"{path}: an IP, a callchain and no read values wanted")
-    ip_off = 8 if sample_type & SAMPLE_IDENTIFIER else 0
-    off = 8 * sum(1 for b in BEFORE if sample_type & b)
+    ip_off, off = data.sample_offsets()
     for pos, rtype, size in data.records():
         if rtype != PERF_RECORD_SAMPLE or changed == want:
             continue
