@@ -508,6 +508,23 @@ assert theirs and ours != theirs and ours.rstrip("bwlq") == theirs.rstrip("bwlq"
 print("_init+%#x: 5 samples; %r here, %r in perf annotate's objdump text"
       % (at - min(ann), ours, theirs))
 PY
+	# With LLVM alone, which stops on the padding, perf annotate can't
+	# show _init at all; the leaf keeps LLVM's text.
+	if ! perf version --build-options | grep -qi "libllvm: .*on"; then
+		skip_part "no LLVM in this perf"
+		return
+	fi
+	{
+		cat "${PERF_CONFIG}"
+		printf '[annotate]\n\tdisassemblers = llvm\n'
+	} > "$d/llvm.perfconfig"
+	PERF_CONFIG="$d/llvm.perfconfig" perf flamegraph --asm -i "$d/w.data" \
+		-o "$d/llvm.json" 2> /dev/null
+	PERF_CONFIG="$d/llvm.perfconfig" fg_check --data "$d/w.data" --json "$d/llvm.json" \
+		--dso fgwork --annotate > "$d/llvm.check"
+	cat "$d/llvm.check"
+	grep -qE "as perf annotate can't show them: (.*, )?_init(,|$)" "$d/llvm.check"
+	test "$(leaf_addrs "$d/llvm.json" fgwork 'movq ')" = "$(leaf_addrs "$d/w.json" fgwork 'movq ')"
 }
 
 run_parts test_workload test_intel_syntax test_objdump test_capstone_fallback \

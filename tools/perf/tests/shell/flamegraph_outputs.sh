@@ -676,6 +676,13 @@ stop_reading() {
 		pid=$!
 		exec 3> in
 		cat pipe.data >&3
+		# Two empty rounds (PERF_RECORD_FINISHED_ROUND, type 68, a
+		# bare 8-byte header): perf processes a pipe by rounds, each
+		# up to the one before it, so all that was written, the vDSO
+		# map included, is read now and perf waits on the pipe,
+		# however few rounds perf record wrote (on a busy machine it
+		# may write none before the end).
+		printf "\x44\0\0\0\0\0\x08\0\x44\0\0\0\0\0\x08\0" >&3
 		for _ in $(seq 300); do
 			ls /tmp | grep -q "^perf-vdso" && break
 			sleep 0.2
