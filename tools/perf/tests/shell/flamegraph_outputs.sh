@@ -667,12 +667,15 @@ PY
 # vDSO there while it reads; the tests beside this one copy theirs to
 # the machine's /tmp): perf flamegraph reading the pipe recording of
 # $1/pipe.data, then the signal $2 once that copy is there.  Prints its
-# exit status and what is left in its /tmp.
+# exit status and what is left in its /tmp.  perf runs through a
+# descriptor of its directory, which the new /tmp may hide (a perf
+# built in /tmp).
 stop_reading() {
 	unshare -m bash -c '
+		exec 4< "${3%/*}"
 		cd "$1" && mount -t tmpfs none /tmp || exit 2
 		rm -f in && mkfifo in
-		perf flamegraph -i - -o out.html < in 2> "$2.err" &
+		"/proc/$$/fd/4/${3##*/}" flamegraph -i - -o out.html < in 2> "$2.err" &
 		pid=$!
 		exec 3> in
 		cat pipe.data >&3
@@ -695,7 +698,12 @@ stop_reading() {
 		st=0
 		wait "${pid}" || st=$?
 		echo "${st}" $(ls -A /tmp)
-	' bash "$1" "$2"
+	' bash "$1" "$2" "$(perf_binary)"
+}
+
+# perf_binary: the perf binary that runs, its links resolved.
+perf_binary() {
+	readlink -f "$(command -v perf)"
 }
 
 test_stop() {
@@ -724,11 +732,12 @@ test_stop() {
 		return 0
 	fi
 	out=$(unshare -m bash -c '
+		exec 4< "${2%/*}"
 		cd "$1" && mount -t tmpfs none /tmp || exit 2
-		env --default-signal=PIPE perf flamegraph --asm -i pipe.data -o - \
-			2> pipe.err | head -c 100 > /dev/null
+		env --default-signal=PIPE "/proc/$$/fd/4/${2##*/}" flamegraph --asm -i pipe.data \
+			-o - 2> pipe.err | head -c 100 > /dev/null
 		echo "${PIPESTATUS[0]}" $(ls -A /tmp)
-	' bash "$d")
+	' bash "$d" "$(perf_binary)")
 	test "${out}" = "$((128 + $(kill -l PIPE)))"
 	refute grep -qiE 'cannot write|broken pipe|wrote' "$d/pipe.err"
 }
