@@ -103,9 +103,10 @@ def func_name(node):
     return re.sub(r" \([^()]*\+0x[0-9a-f]+\)$", "", node["n"])
 
 
-def annotate(perf, data, dso, objdump=None, style=None, period=False):
+def annotate(perf, data, dso, objdump=None, style=None, period=False, symbol=None):
     """objdump address -> (samples, text, whole) for @dso, from perf
-    annotate; (period, text, whole) with @period.  whole is the name of
+    annotate (of the functions named @symbol alone, if given); (period,
+    text, whole) with @period.  whole is the name of
     the function when perf annotate gave it to objdump whole, after an
     in-process disassembler stopped on bytes it can't decode (the
     padding after _init, which has no size of its own): perf flamegraph
@@ -114,6 +115,7 @@ def annotate(perf, data, dso, objdump=None, style=None, period=False):
     extra = ["--objdump", objdump] if objdump else []
     extra += ["-M", style] if style else []
     extra += ["--show-total-period" if period else "-n"]
+    extra += [symbol] if symbol else []
     out = subprocess.run([perf, "annotate", "--stdio", "-i", data] + extra,
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
@@ -303,6 +305,19 @@ def check_annotate(args, tree):
                    args.annotate_style, args.annotate_period)
     if not ann:
         fail(f"perf annotate shows no instructions of {args.dso}")
+    # perf annotate --stdio shows no function of a DSO after one it
+    # couldn't annotate (dso__annotate_warned()): ask for those by name.
+    missing = {func_name(parent) for parent, leaf in insn_leaves(tree, args.dso)
+               if parent.get("k") != "unknown" and int(leaf["a"], 16) not in ann}
+    for name in sorted(missing - ann.unshown):
+        more = annotate(args.perf, args.data, args.dso, args.annotate_objdump,
+                        args.annotate_style, args.annotate_period, symbol=name)
+        added = [ann.setdefault(addr, value) for addr, value in more.items()
+                 if addr not in ann]
+        ann.unshown |= more.unshown
+        if added:
+            print(f"{name}: perf annotate shows it alone, not after a function "
+                  "of its DSO that it couldn't annotate")
     counts = {}
     whole, unshown = set(), set()
     nr = 0
