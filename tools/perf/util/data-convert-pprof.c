@@ -12,9 +12,7 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
-#include "flamegraph.h"
 #include "flamegraph-output.h"
-#include "flamegraph-srcline.h"
 #include "machine.h"
 #include "map.h"
 #include "perf.h"
@@ -64,10 +62,6 @@ struct convert_pprof {
 	 */
 	struct convert_pprof_event **events;
 	size_t			nr_events;
-	size_t			alloc_events;
-	/* The callchain of the sample being added, outermost caller first. */
-	struct flamegraph_frame	*frames;
-	size_t			alloc_frames;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
 	struct perf_time_interval *ptime_range;
 	int			range_size;
@@ -107,7 +101,7 @@ static struct pprof_profile *convert_pprof__profile(struct convert_pprof *c,
 						    struct evsel *evsel, int *err)
 {
 	const struct perf_data_convert_opts *opts = c->opts;
-	struct convert_pprof_event *ev = evsel->priv;
+	struct convert_pprof_event *ev = evsel->priv, **events;
 	char *name;
 	size_t i;
 
@@ -137,16 +131,17 @@ static struct pprof_profile *convert_pprof__profile(struct convert_pprof *c,
 		}
 	}
 	ev = zalloc(sizeof(*ev));
-	if (!ev || flamegraph__grow(&c->events, &c->alloc_events, c->nr_events + 1,
-				    sizeof(*c->events)) ||
-	    pprof_profile__init(&ev->pp, name, evsel__period_unit(evsel))) {
+	events = ev ? reallocarray(c->events, c->nr_events + 1, sizeof(*c->events)) : NULL;
+	if (events)
+		c->events = events;
+	if (!events || pprof_profile__init(&ev->pp, name, evsel__period_unit(evsel))) {
 		free(ev);
 		free(name);
 		goto out_nomem;
 	}
 	ev->name = name;
 	ev->pp.period = evsel->core.attr.freq ? 0 : evsel->core.attr.sample_period;
-	ev->pp.nr_srclines = opts->no_srcline ? 0 : FLAMEGRAPH_SRCLINES_MAX;
+	ev->pp.nr_srclines = opts->no_srcline ? 0 : PPROF_SRCLINES_MAX;
 	ev->pp.demangle = opts->demangle;
 	ev->pp.cpu_label = opts->cpu_label;
 	c->events[c->nr_events++] = ev;
@@ -187,40 +182,28 @@ static int convert_pprof__max_stack(struct convert_pprof *c, struct evsel *evsel
 }
 
 /*
- * The frames of @sample in @c->frames, outermost caller first: its
- * callchain as perf resolves it (for precise events, in agreement with
- * the sample IP: callchain__fixup_precise_ip()), else the sampled
- * function alone. Return: how many, or 0 without memory.
+ * @sample's callchain in the thread's cursor as perf resolves it (for
+ * precise events, in agreement with the sample IP:
+ * callchain__fixup_precise_ip()), else the sampled function alone.
+ * Return: the cursor, or NULL without memory.
  */
-static u64 convert_pprof__frames(struct convert_pprof *c, struct perf_sample *sample,
-				 struct addr_location *al)
+static struct callchain_cursor *convert_pprof__callchain(struct convert_pprof *c,
+							 struct perf_sample *sample,
+							 struct addr_location *al)
 {
 	struct callchain_cursor *cursor = get_tls_callchain_cursor();
-	struct callchain_cursor_node *node;
-	u64 nr = 0, i;
+	struct map_symbol ms = { .thread = al->thread, .map = al->map, .sym = al->sym, };
 
-	if (!sample->callchain || !cursor ||
-	    thread__resolve_callchain(al->thread, cursor, sample, NULL, NULL,
-				      convert_pprof__max_stack(c, sample->evsel)) || !cursor->nr) {
-		if (flamegraph__grow(&c->frames, &c->alloc_frames, 1, sizeof(*c->frames)))
-			return 0;
-		c->frames[0] = (struct flamegraph_frame){
-			.ms = { .thread = al->thread, .map = al->map, .sym = al->sym, },
-			.ip = sample->ip,
-		};
-		return 1;
-	}
-	if (flamegraph__grow(&c->frames, &c->alloc_frames, cursor->nr, sizeof(*c->frames)))
-		return 0;
-	callchain_cursor_commit(cursor);
-	while ((node = callchain_cursor_current(cursor)) != NULL) {
-		/* The cursor is callee first unless the user's call-graph order says caller. */
-		i = callchain_param.order == ORDER_CALLEE ? cursor->nr - 1 - nr : nr;
-		c->frames[i] = (struct flamegraph_frame){ .ms = node->ms, .ip = node->ip, };
-		nr++;
-		callchain_cursor_advance(cursor);
-	}
-	return nr;
+	if (!cursor)
+		return NULL;
+	if (sample->callchain &&
+	    !thread__resolve_callchain(al->thread, cursor, sample, NULL, NULL,
+				       convert_pprof__max_stack(c, sample->evsel)) && cursor->nr)
+		return cursor;
+	callchain_cursor_reset(cursor);
+	if (callchain_cursor_append(cursor, sample->ip, &ms, false, NULL, 0, 0, 0, NULL))
+		return NULL;
+	return cursor;
 }
 
 static int convert_pprof__sample(const struct perf_tool *tool, union perf_event *event,
@@ -229,10 +212,10 @@ static int convert_pprof__sample(const struct perf_tool *tool, union perf_event 
 	struct convert_pprof *c = container_of(tool, struct convert_pprof, tool);
 	const char *cpu_list = c->opts->cpu_list;
 	bool in_time = convert_pprof__in_time(c, sample);
+	struct callchain_cursor *cursor;
 	struct pprof_profile *pp;
 	struct addr_location al;
 	int err;
-	u64 nr;
 
 	pp = convert_pprof__profile(c, sample->evsel, &err);
 	if (!pp)
@@ -252,10 +235,10 @@ static int convert_pprof__sample(const struct perf_tool *tool, union perf_event 
 		c->nr_filtered++;
 		goto out;
 	}
-	nr = convert_pprof__frames(c, sample, &al);
-	if (!nr || pprof_profile__add_sample(pp, c->frames, nr, thread__comm_str(al.thread),
-					     sample->pid, sample->tid, sample->cpu,
-					     sample->time, sample->period))
+	cursor = convert_pprof__callchain(c, sample, &al);
+	if (!cursor || pprof_profile__add_sample(pp, cursor, thread__comm_str(al.thread),
+						 sample->pid, sample->tid, sample->cpu,
+						 sample->time, sample->period))
 		err = -ENOMEM;
 out:
 	addr_location__exit(&al);
@@ -499,7 +482,6 @@ static void convert_pprof__exit(struct convert_pprof *c)
 		free(c->events[i]);
 	}
 	free(c->events);
-	free(c->frames);
 	free(c->ptime_range);
 	map__put(c->main_map);
 	perf_session__delete(c->session);

@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-struct dso;
 struct flamegraph;
 
 /* The hot instructions table of the HTML page shows 100. */
@@ -48,44 +47,5 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max);
  * Return: 0 on success, -ENOMEM.
  */
 int flamegraph__add_function_srclines(struct flamegraph *fg);
-
-/**
- * struct flamegraph_decl - where a function is declared
- * @file: DW_AT_decl_file, its path as the line table has it, or NULL
- * @line: DW_AT_decl_line, or 0
- */
-struct flamegraph_decl {
-	char		*file;
-	unsigned int	line;
-};
-
-/**
- * flamegraph__decls - where the functions at an address are declared
- * @dso: the DSO
- * @addr: an address of its file (objdump's, addr2line's)
- * @decls: set to the functions, outermost first: the function @addr is
- *         in (the one a symbol names, not one inlined into it), then
- *         each function inlined there, down to the innermost; the
- *         reverse of perf's srcline code's inline list
- *         (dso__parse_addr_inlines())
- *
- * From the DSO's DWARF, through the libdw session perf's srcline code
- * opened for it (dso__libdw_dwfl()), as it walks the functions at an
- * address (cu_walk_functions_at()): each function's DW_AT_decl_file and
- * DW_AT_decl_line, those of its abstract origin or specification where
- * it has none of its own.  Not the lines of the code at @addr: those of
- * code inlined there are in other functions, and other files.
- *
- * Return: how many, 0 (and *@decls NULL) without libdw, DWARF for
- * @addr, or memory.  Free them with flamegraph_decls__free().
- */
-size_t flamegraph__decls(struct dso *dso, u64 addr, struct flamegraph_decl **decls);
-
-/**
- * flamegraph_decls__free - free what flamegraph__decls() returned
- * @decls: the declarations
- * @nr: how many
- */
-void flamegraph_decls__free(struct flamegraph_decl *decls, size_t nr);
 
 #endif /* __PERF_FLAMEGRAPH_SRCLINE_H */

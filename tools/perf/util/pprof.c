@@ -8,13 +8,12 @@
  */
 #include "pprof.h"
 #include "build-id.h"
+#include "callchain.h"
 #include "debug.h"
 #include "dso.h"
 #include "env.h"
 #include "compress.h"
-#include "flamegraph.h"
 #include "flamegraph-output.h"
-#include "flamegraph-srcline.h"
 #include "hashmap.h"
 #include "map.h"
 #include "protobuf.h"
@@ -22,6 +21,10 @@
 #include "strbuf.h"
 #include "symbol.h"
 #include "vdso.h"
+
+#ifdef HAVE_LIBDW_SUPPORT
+#include "dwarf-aux.h"
+#endif
 
 #include <errno.h>
 #include <inttypes.h>
@@ -111,20 +114,52 @@ struct pprof_sample {
 	u64	count;
 };
 
+/* A hash of @hash and @value, as the tables of util/hashmap want one. */
+static inline size_t pprof__hash_combine(size_t hash, u64 value)
+{
+	return hash * 31 + value;
+}
+
+/* A DSO as a key: the same under REFCNT_CHECKING, whichever reference. */
+static size_t pprof__dso_key(const struct dso *dso)
+{
+	return (size_t)RC_CHK_ACCESS((struct dso *)dso);
+}
+
+static size_t key_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool key_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
+}
+
+static size_t string_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool string_equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)key1, (const char *)key2);
+}
+
 static size_t mapping_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_mapping *m = (const void *)key;
-	size_t hash = flamegraph__hash_combine(flamegraph__dso_key(m->dso), m->start);
+	size_t hash = pprof__hash_combine(pprof__dso_key(m->dso), m->start);
 
-	hash = flamegraph__hash_combine(hash, m->limit);
-	return flamegraph__hash_combine(hash, m->offset);
+	hash = pprof__hash_combine(hash, m->limit);
+	return pprof__hash_combine(hash, m->offset);
 }
 
 static bool mapping_equal(long a, long b, void *ctx __maybe_unused)
 {
 	const struct pprof_mapping *x = (const void *)a, *y = (const void *)b;
 
-	return flamegraph__dso_key(x->dso) == flamegraph__dso_key(y->dso) &&
+	return pprof__dso_key(x->dso) == pprof__dso_key(y->dso) &&
 	       x->start == y->start && x->limit == y->limit &&
 	       x->offset == y->offset;
 }
@@ -133,7 +168,7 @@ static size_t location_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_location *l = (const void *)key;
 
-	return flamegraph__hash_combine(l->mapping_id, l->address);
+	return pprof__hash_combine(l->mapping_id, l->address);
 }
 
 static bool location_equal(long a, long b, void *ctx __maybe_unused)
@@ -146,13 +181,13 @@ static bool location_equal(long a, long b, void *ctx __maybe_unused)
 static size_t sample_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_sample *s = (const void *)key;
-	size_t hash = flamegraph__hash_combine(s->comm, s->pid);
+	size_t hash = pprof__hash_combine(s->comm, s->pid);
 	u32 i;
 
-	hash = flamegraph__hash_combine(hash, s->tid);
-	hash = flamegraph__hash_combine(hash, s->cpu);
+	hash = pprof__hash_combine(hash, s->tid);
+	hash = pprof__hash_combine(hash, s->cpu);
 	for (i = 0; i < s->nr; i++)
-		hash = flamegraph__hash_combine(hash, s->location_ids[i]);
+		hash = pprof__hash_combine(hash, s->location_ids[i]);
 	return hash;
 }
 
@@ -165,12 +200,28 @@ static bool sample_equal(long a, long b, void *ctx __maybe_unused)
 	       !memcmp(x->location_ids, y->location_ids, x->nr * sizeof(*x->location_ids));
 }
 
+/* Make room for @need entries of @size in *@array, which has room for *@alloc. */
+static int pprof__grow(void *array, size_t *alloc, size_t need, size_t size)
+{
+	void **p = array, *grown;
+	size_t n = max(need, 2 * *alloc);
+
+	if (need <= *alloc)
+		return 0;
+	grown = reallocarray(*p, n, size);
+	if (!grown)
+		return -ENOMEM;
+	*p = grown;
+	*alloc = n;
+	return 0;
+}
+
 /* Append @entry to @array, @nr long, with room for @alloc. */
 static int pprof__append(void *array, size_t *nr, size_t *alloc, void *entry)
 {
 	void ***a = array;
 
-	if (flamegraph__grow(a, alloc, *nr + 1, sizeof(**a)))
+	if (pprof__grow(a, alloc, *nr + 1, sizeof(**a)))
 		return -ENOMEM;
 	(*a)[(*nr)++] = entry;
 	return 0;
@@ -206,11 +257,11 @@ int pprof_profile__init(struct pprof_profile *pp, const char *event, const char 
 	memset(pp, 0, sizeof(*pp));
 	pp->event = event;
 	pp->unit = unit;
-	pp->string_index = hashmap__new(flamegraph__str_hash, flamegraph__str_equal, NULL);
+	pp->string_index = hashmap__new(string_hash, string_equal, NULL);
 	pp->mapping_index = hashmap__new(mapping_hash, mapping_equal, NULL);
 	pp->location_index = hashmap__new(location_hash, location_equal, NULL);
-	pp->function_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
-	pp->inline_index = hashmap__new(flamegraph__key_hash, flamegraph__key_equal, NULL);
+	pp->function_index = hashmap__new(key_hash, key_equal, NULL);
+	pp->inline_index = hashmap__new(key_hash, key_equal, NULL);
 	pp->sample_index = hashmap__new(sample_hash, sample_equal, NULL);
 	if (IS_ERR(pp->string_index) || IS_ERR(pp->mapping_index) ||
 	    IS_ERR(pp->location_index) || IS_ERR(pp->function_index) ||
@@ -339,13 +390,13 @@ static u64 pprof__function(struct pprof_profile *pp, const struct map_symbol *ms
 	return f->id;
 }
 
-/* The Location of @frame, added if new; NULL without memory. */
+/* The Location of a callchain entry, added if new; NULL without memory. */
 static struct pprof_location *pprof__location(struct pprof_profile *pp,
-					      const struct flamegraph_frame *frame)
+					      const struct callchain_cursor_node *node)
 {
 	struct pprof_location key = {
-		.mapping_id = pprof__mapping(pp, frame->ms.map),
-		.address = frame->ip,
+		.mapping_id = pprof__mapping(pp, node->ms.map),
+		.address = node->ip,
 	}, *l;
 	u64 function_id;
 
@@ -356,9 +407,9 @@ static struct pprof_location *pprof__location(struct pprof_profile *pp,
 		return NULL;
 	*l = key;
 	l->id = pp->nr_locations + 1;
-	l->ms.map = map__get(frame->ms.map);
-	l->ms.sym = frame->ms.sym;
-	function_id = pprof__function(pp, &frame->ms, l->mapping_id);
+	l->ms.map = map__get(node->ms.map);
+	l->ms.sym = node->ms.sym;
+	function_id = pprof__function(pp, &node->ms, l->mapping_id);
 	if (function_id) {
 		l->lines = zalloc(sizeof(*l->lines));
 		if (!l->lines)
@@ -377,25 +428,27 @@ out_free:
 	return NULL;
 }
 
-int pprof_profile__add_sample(struct pprof_profile *pp,
-			      const struct flamegraph_frame *frames, u64 nr,
+int pprof_profile__add_sample(struct pprof_profile *pp, struct callchain_cursor *cursor,
 			      const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period)
 {
+	u64 nr = cursor->nr, i;
 	struct pprof_sample key = {
 		.nr = nr, .pid = pid, .tid = tid, .cpu = pp->cpu_label ? (s32)cpu : -1,
 	}, *s;
-	u64 i;
+	struct callchain_cursor_node *node;
 
-	if (flamegraph__grow(&pp->ids, &pp->alloc_ids, nr, sizeof(*pp->ids)))
+	if (pprof__grow(&pp->ids, &pp->alloc_ids, nr, sizeof(*pp->ids)))
 		return -ENOMEM;
-	/* pprof's stacks are the leaf first. */
-	for (i = 0; i < nr; i++) {
-		struct pprof_location *l = pprof__location(pp, &frames[nr - 1 - i]);
+	callchain_cursor_commit(cursor);
+	for (i = 0; (node = callchain_cursor_current(cursor)) != NULL; i++) {
+		struct pprof_location *l = pprof__location(pp, node);
 
 		if (!l)
 			return -ENOMEM;
 		l->weight += period;
-		pp->ids[i] = l->id;
+		/* pprof's stacks are the leaf first, perf's unless -g caller. */
+		pp->ids[callchain_param.order == ORDER_CALLEE ? i : nr - 1 - i] = l->id;
+		callchain_cursor_advance(cursor);
 	}
 	key.location_ids = pp->ids;
 	key.comm = pprof__string(pp, comm ?: "");
@@ -436,12 +489,127 @@ static int pprof__cmp_weight(const void *a, const void *b)
 }
 
 /*
+ * struct pprof_decl - where a function is declared: DW_AT_decl_file, its
+ * path as the line table has it (or NULL), and DW_AT_decl_line (or 0).
+ */
+struct pprof_decl {
+	char		*file;
+	unsigned int	line;
+};
+
+static void pprof_decls__free(struct pprof_decl *decls, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(decls[i].file);
+	free(decls);
+}
+
+#ifdef HAVE_LIBDW_SUPPORT
+struct pprof_decls_walk {
+	struct pprof_decl	*decls;
+	size_t			nr;
+	size_t			alloc;
+	int			err;
+};
+
+/* cu_walk_functions_at()'s callback: one function's declaration. */
+static int pprof_decls__add(Dwarf_Die *die, void *arg)
+{
+	struct pprof_decls_walk *walk = arg;
+	struct pprof_decl *decl;
+	const char *file = die_get_decl_file(die);
+	int line;
+
+	if (pprof__grow(&walk->decls, &walk->alloc, walk->nr + 1, sizeof(*walk->decls)))
+		goto out_nomem;
+	decl = &walk->decls[walk->nr];
+	decl->file = NULL;
+	if (file) {
+		decl->file = strdup(file);
+		if (!decl->file)
+			goto out_nomem;
+	}
+	decl->line = dwarf_decl_line(die, &line) == 0 && line > 0 ? line : 0;
+	walk->nr++;
+	return DWARF_CB_OK;
+out_nomem:
+	walk->err = -ENOMEM;
+	return DWARF_CB_ABORT;
+}
+
+/* dwfl_getmodules()'s callback: the first module, the only one. */
+static int pprof_decls__module(Dwfl_Module *mod, void **userdata __maybe_unused,
+			       const char *name __maybe_unused,
+			       Dwarf_Addr start __maybe_unused, void *arg)
+{
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
+}
+
+/*
+ * Where the functions at @addr, an address of @dso's file (objdump's,
+ * addr2line's), are declared, in *@decls, outermost first: the function
+ * @addr is in (the one a symbol names, not one inlined into it), then
+ * each function inlined there, down to the innermost; the reverse of
+ * perf's srcline code's inline list (dso__parse_addr_inlines()).
+ *
+ * From the DSO's DWARF, through the libdw session perf's srcline code
+ * opened for it (dso__libdw_dwfl()), as it walks the functions at an
+ * address (cu_walk_functions_at()): each function's DW_AT_decl_file and
+ * DW_AT_decl_line, those of its abstract origin or specification where
+ * it has none of its own. Not the lines of the code at @addr: those of
+ * code inlined there are in other functions, and other files.
+ *
+ * Return: how many, 0 (and *@decls NULL) without libdw, DWARF for @addr,
+ * or memory. Free them with pprof_decls__free().
+ */
+static size_t pprof__decls(struct dso *dso, u64 addr, struct pprof_decl **decls)
+{
+	struct pprof_decls_walk walk = { .decls = NULL, };
+	Dwfl *dwfl = dso__libdw_dwfl(dso);
+	Dwfl_Module *mod = NULL;
+	Dwarf_Addr bias, cu_bias;
+	Dwarf_Die *cu_die;
+
+	*decls = NULL;
+	if (!dwfl)
+		return 0;
+	/*
+	 * The session holds the DSO alone, where libdw put it: @addr, the
+	 * file's, is @addr + bias there (a shared object's bias is not 0).
+	 */
+	dwfl_getmodules(dwfl, pprof_decls__module, &mod, 0);
+	if (!mod || !dwfl_module_getdwarf(mod, &bias))
+		return 0;
+	cu_die = dwfl_module_addrdie(mod, addr + bias, &cu_bias);
+	if (!cu_die)
+		return 0;
+	cu_walk_functions_at(cu_die, addr, pprof_decls__add, &walk);
+	if (walk.err) {
+		pprof_decls__free(walk.decls, walk.nr);
+		return 0;
+	}
+	*decls = walk.decls;
+	return walk.nr;
+}
+#else
+static size_t pprof__decls(struct dso *dso __maybe_unused, u64 addr __maybe_unused,
+			   struct pprof_decl **decls)
+{
+	*decls = NULL;
+	return 0;
+}
+#endif
+
+/*
  * The Function of an inlined function, by its name: its id, 0 for none.
  * Its file and first line: where DWARF says it is declared (@decl), else
  * @file, where its code inlined at a location is.
  */
 static u64 pprof__inline_function(struct pprof_profile *pp, const char *name,
-				  const char *file, const struct flamegraph_decl *decl)
+				  const char *file, const struct pprof_decl *decl)
 {
 	u64 idx = pprof__string(pp, name);
 	struct pprof_function *f;
@@ -471,11 +639,11 @@ static u64 pprof__inline_function(struct pprof_profile *pp, const char *name,
  * (perf report --inline's): one Line each, innermost first, with the
  * line in it, then @l's function with the line of the outermost call.
  * @decls: where DWARF says the functions there are declared, outermost
- * first (flamegraph__decls()), @nr_decls of them. Return: the file of
+ * first (pprof__decls()), @nr_decls of them. Return: the file of
  * the outermost call, @l's function's own (free it), or NULL.
  */
 static char *pprof__add_inlines(struct pprof_profile *pp, struct pprof_location *l,
-				u64 objdump_addr, const struct flamegraph_decl *decls,
+				u64 objdump_addr, const struct pprof_decl *decls,
 				size_t nr_decls)
 {
 	struct inline_node *node = dso__parse_addr_inlines(map__dso(l->ms.map), objdump_addr,
@@ -535,7 +703,7 @@ out:
  * Never the file of code inlined into it, which is another function's.
  */
 static void pprof__function_decl(struct pprof_profile *pp, struct pprof_function *f,
-				 const struct flamegraph_decl *decl, const char *file)
+				 const struct pprof_decl *decl, const char *file)
 {
 	if (f->filename)
 		return;
@@ -563,7 +731,7 @@ static void pprof__add_srclines(struct pprof_profile *pp, unsigned int max)
 	qsort(hot, pp->nr_locations, sizeof(*hot), pprof__cmp_weight);
 	for (i = 0; i < pp->nr_locations && nr < max; i++) {
 		struct pprof_location *l = hot[i];
-		struct flamegraph_decl *decls;
+		struct pprof_decl *decls;
 		struct pprof_function *f;
 		unsigned int line = 0;
 		char *file, *outer_file;
@@ -584,11 +752,11 @@ static void pprof__add_srclines(struct pprof_profile *pp, unsigned int max)
 		l->lines[0].line = line;
 		f = pp->functions[l->lines[0].function_id - 1];
 		pp->mappings[l->mapping_id - 1]->has_line_numbers = true;
-		nr_decls = flamegraph__decls(map__dso(l->ms.map), objdump_addr, &decls);
+		nr_decls = pprof__decls(map__dso(l->ms.map), objdump_addr, &decls);
 		outer_file = pprof__add_inlines(pp, l, objdump_addr, decls, nr_decls);
 		/* @file is that of the innermost function inlined here. */
 		pprof__function_decl(pp, f, nr_decls ? &decls[0] : NULL, outer_file ?: file);
-		flamegraph_decls__free(decls, nr_decls);
+		pprof_decls__free(decls, nr_decls);
 		free(outer_file);
 		free(file);
 	}

@@ -5,10 +5,16 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-struct flamegraph_frame;
+struct callchain_cursor;
 struct hashmap;
 struct map;
 struct perf_env;
+
+/*
+ * The locations whose source lines a profile looks up, at most: the
+ * heaviest (struct pprof_profile's nr_srclines).
+ */
+#define PPROF_SRCLINES_MAX	256
 
 /**
  * struct pprof_profile - one event's samples, as pprof's profile.proto
@@ -90,9 +96,8 @@ void pprof_profile__exit(struct pprof_profile *pp);
 /**
  * pprof_profile__add_sample - add a resolved sample
  * @pp: the profile
- * @frames: the sample's callchain as perf resolved it, outermost caller
- *          first, the sample IP's entry last (flamegraph__leaf()'s order)
- * @nr: how many
+ * @cursor: the sample's callchain as thread__resolve_callchain() left it,
+ *          in callchain_param.order, or the sample IP's entry alone
  * @comm: the thread's comm (copied)
  * @pid: its process
  * @tid: the thread
@@ -100,7 +105,7 @@ void pprof_profile__exit(struct pprof_profile *pp);
  * @time: the sample's time (perf_clock ns), for the profile's duration
  * @period: the sample's period, in @pp's unit
  *
- * Each frame is a Location: its memory address, as the process saw it,
+ * Each entry is a Location: its memory address, as the process saw it,
  * in the Mapping of its map (start, limit, file offset, the DSO's name and
  * build-id), with the Function of its symbol, if any (perf's symbol: its
  * start and end, never its name, tell it apart). The sample is one of
@@ -109,8 +114,7 @@ void pprof_profile__exit(struct pprof_profile *pp);
  *
  * Return: 0, or -ENOMEM.
  */
-int pprof_profile__add_sample(struct pprof_profile *pp,
-			      const struct flamegraph_frame *frames, u64 nr,
+int pprof_profile__add_sample(struct pprof_profile *pp, struct callchain_cursor *cursor,
 			      const char *comm, s32 pid, s32 tid, u32 cpu, u64 time, u64 period);
 
 /**
@@ -150,8 +154,8 @@ int pprof_profile__set_main(struct pprof_profile *pp, struct map *map);
  * locations' source lines from perf's srcline code (@pp->nr_srclines of
  * them) and the functions inlined there as more Lines, innermost first
  * (a Function each, by name); a Function's file and start line where
- * DWARF declares it (flamegraph__decls()), never those of code inlined
- * into it. Compressed with zlib
+ * DWARF declares it (DW_AT_decl_file, DW_AT_decl_line), never those of
+ * code inlined into it. Compressed with zlib
  * (gzip, as pprof writes it) where perf is built with it, else plain.
  *
  * Return: 0, -ENOMEM, or -EIO if a write failed.
