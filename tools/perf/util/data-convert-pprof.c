@@ -29,11 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
-#include <linux/time64.h>
 
 /*
  * One event's profile and its name (owned), as -e names it, else as
@@ -360,23 +358,6 @@ static int convert_pprof__attr(const struct perf_tool *tool, union perf_event *e
 	return err;
 }
 
-/*
- * When the recording began, for a recording without clock data: its
- * file's last change (perf report's "captured on"), less the time its
- * samples span. 0 for a pipe.
- */
-static u64 convert_pprof__start_ns(struct convert_pprof *c)
-{
-	struct perf_data *data = c->session->data;
-	struct stat st;
-	u64 end;
-
-	if (perf_data__is_pipe(data) || stat(data->path, &st))
-		return 0;
-	end = st.st_mtim.tv_sec * NSEC_PER_SEC + st.st_mtim.tv_nsec;
-	return end - (c->last_time - c->first_time);
-}
-
 /* The profile to write: opts->event's, else the first event's with samples. */
 static struct pprof_profile *convert_pprof__chosen(struct convert_pprof *c)
 {
@@ -430,8 +411,7 @@ static int convert_pprof__write(struct convert_pprof *c, const char *path)
 	if (err)
 		return err;
 	fp = flamegraph_output__open(&out);
-	err = fp ? pprof_profile__write(pp, perf_session__env(c->session),
-					convert_pprof__start_ns(c), fp) : -EIO;
+	err = fp ? pprof_profile__write(pp, perf_session__env(c->session), fp) : -EIO;
 	err = flamegraph_output__close(&out, err);
 	flamegraph_output__exit(&out);
 	if (!err && !quiet)

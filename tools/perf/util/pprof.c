@@ -227,6 +227,25 @@ static int pprof__append(void *array, size_t *nr, size_t *alloc, void *entry)
 	return 0;
 }
 
+/*
+ * Index @value by @key in @index, a table of @pp. Without memory, @pp
+ * is in error: its next pprof_profile__add_sample() or
+ * pprof_profile__write() says so.
+ */
+static void pprof__index(struct pprof_profile *pp, struct hashmap *index, long key,
+			 long value)
+{
+	if (hashmap__add(index, key, value))
+		pp->err = -ENOMEM;
+}
+
+/* A failed allocation: @pp is in error (pprof__index()). Return: 0. */
+static u64 pprof__nomem(struct pprof_profile *pp)
+{
+	pp->err = -ENOMEM;
+	return 0;
+}
+
 /* The index of @s in the string table, added if new; 0 ("") without memory. */
 static u64 pprof__string(struct pprof_profile *pp, const char *s)
 {
@@ -238,7 +257,7 @@ static u64 pprof__string(struct pprof_profile *pp, const char *s)
 	/* Keyed by its valid form, which may be there already. */
 	copy = flamegraph__utf8_dup(s);
 	if (!copy)
-		return 0;
+		return pprof__nomem(pp);
 	if (hashmap__find(pp->string_index, copy, &idx)) {
 		free(copy);
 		return idx;
@@ -246,9 +265,9 @@ static u64 pprof__string(struct pprof_profile *pp, const char *s)
 	idx = pp->nr_strings;
 	if (pprof__append(&pp->strings, &pp->nr_strings, &pp->alloc_strings, copy)) {
 		free(copy);
-		return 0;
+		return pprof__nomem(pp);
 	}
-	hashmap__add(pp->string_index, copy, idx);
+	pprof__index(pp, pp->string_index, (long)copy, idx);
 	return idx;
 }
 
@@ -340,7 +359,7 @@ static u64 pprof__mapping(struct pprof_profile *pp, struct map *map)
 		free(m);
 		return 0;
 	}
-	hashmap__add(pp->mapping_index, m, m);
+	pprof__index(pp, pp->mapping_index, (long)m, (long)m);
 	return m->id;
 }
 
@@ -384,7 +403,7 @@ static u64 pprof__function(struct pprof_profile *pp, const struct map_symbol *ms
 		free(f);
 		return 0;
 	}
-	hashmap__add(pp->function_index, ms->sym, f);
+	pprof__index(pp, pp->function_index, (long)ms->sym, (long)f);
 	if (mapping_id)
 		pp->mappings[mapping_id - 1]->has_functions = true;
 	return f->id;
@@ -419,7 +438,7 @@ static struct pprof_location *pprof__location(struct pprof_profile *pp,
 	}
 	if (pprof__append(&pp->locations, &pp->nr_locations, &pp->alloc_locations, l))
 		goto out_free;
-	hashmap__add(pp->location_index, l, l);
+	pprof__index(pp, pp->location_index, (long)l, (long)l);
 	return l;
 out_free:
 	map__put(l->ms.map);
@@ -467,7 +486,7 @@ int pprof_profile__add_sample(struct pprof_profile *pp, struct callchain_cursor 
 			free(s);
 			return -ENOMEM;
 		}
-		hashmap__add(pp->sample_index, s, s);
+		pprof__index(pp, pp->sample_index, (long)s, (long)s);
 	}
 	s->period += period;
 	s->count++;
@@ -476,7 +495,7 @@ int pprof_profile__add_sample(struct pprof_profile *pp, struct callchain_cursor 
 		pp->first_time = time;
 	if (time > pp->last_time)
 		pp->last_time = time;
-	return 0;
+	return pp->err;
 }
 
 static int pprof__cmp_weight(const void *a, const void *b)
@@ -630,7 +649,7 @@ static u64 pprof__inline_function(struct pprof_profile *pp, const char *name,
 		free(f);
 		return 0;
 	}
-	hashmap__add(pp->inline_index, idx, f);
+	pprof__index(pp, pp->inline_index, idx, (long)f);
 	return f->id;
 }
 
@@ -995,8 +1014,7 @@ static int pprof__put_gzip(const char *buf, size_t len, FILE *fp)
 #endif
 }
 
-int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, u64 start_ns,
-			 FILE *fp)
+int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, FILE *fp)
 {
 	u64 event = pprof__string(pp, pp->event);
 	u64 unit = pprof__string(pp, !strcmp(pp->unit, "ns") ? "nanoseconds" : pp->unit);
@@ -1005,6 +1023,8 @@ int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, u64 sta
 	size_t i;
 	int err;
 
+	if (pp->err)
+		return pp->err;
 	pprof__add_srclines(pp, pp->nr_srclines);
 	main = pprof__main_mapping(pp);
 	protobuf__init(&pb);
@@ -1017,9 +1037,8 @@ int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, u64 sta
 	pprof__put_functions(pp, &pb);
 	/* The recording's start: its clock data maps perf_clock to the time of day. */
 	if (env->clock.enabled && pp->first_time >= env->clock.clockid_ns)
-		start_ns = env->clock.tod_ns + (pp->first_time - env->clock.clockid_ns);
-	if (start_ns)
-		protobuf__varint(&pb, PROFILE_TIME_NANOS, start_ns);
+		protobuf__varint(&pb, PROFILE_TIME_NANOS,
+				 env->clock.tod_ns + (pp->first_time - env->clock.clockid_ns));
 	protobuf__varint(&pb, PROFILE_DURATION_NANOS, duration);
 	pprof__value_type(&pb, PROFILE_PERIOD_TYPE, event, unit);
 	if (pp->period)
@@ -1029,7 +1048,7 @@ int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, u64 sta
 	/* Last: the fields above added their strings. */
 	for (i = 0; i < pp->nr_strings; i++)
 		protobuf__bytes(&pb, PROFILE_STRING_TABLE, pp->strings[i], strlen(pp->strings[i]));
-	err = pb.err ?: pprof__put_gzip(pb.buf, pb.len, fp);
+	err = pb.err ?: pp->err ?: pprof__put_gzip(pb.buf, pb.len, fp);
 	protobuf__exit(&pb);
 	return err;
 }

@@ -51,6 +51,7 @@ struct pprof_profile {
 	bool			cpu_label;
 	bool			demangle;
 	/* private: */
+	int			err;
 	struct hashmap		*string_index;
 	char			**strings;
 	size_t			nr_strings;
@@ -140,9 +141,8 @@ int pprof_profile__set_main(struct pprof_profile *pp, struct map *map);
  * @pp: the profile
  * @env: the recording's header (perf_session__env()): host, perf
  *       version, command line for the comments, and its clock data for
- *       the start time where perf record wrote it
- * @start_ns: the recording's start, in ns since the epoch, where @env
- *            has no clock data (0: unknown)
+ *       the start time where perf record wrote it (-k, --clockid): no
+ *       start time without
  * @fp: where to write
  *
  * profile.proto of https://github.com/google/pprof/blob/main/proto/:
@@ -158,9 +158,9 @@ int pprof_profile__set_main(struct pprof_profile *pp, struct map *map);
  * code inlined into it. Compressed with zlib
  * (gzip, as pprof writes it) where perf is built with it, else plain.
  *
- * Return: 0, -ENOMEM, or -EIO if a write failed.
+ * Return: 0, -ENOMEM (now, or in an earlier call that added to @pp), or
+ * -EIO if a write failed.
  */
-int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, u64 start_ns,
-			 FILE *fp);
+int pprof_profile__write(struct pprof_profile *pp, struct perf_env *env, FILE *fp);
 
 #endif /* __PERF_PPROF_H */

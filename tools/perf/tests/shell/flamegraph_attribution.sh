@@ -473,7 +473,7 @@ test_decoded_whole() {
 	echo "_init, which perf annotate gives to objdump whole: its samples"
 	local d="${workdir}/whole" at nat
 
-	# A check that fails fails the part, its output shown.
+	# A failed check fails the part, its output shown.
 	set -o pipefail
 	# Not PIE: _init's address is the one in the callchains.
 	record_no_pie "$d" w.data 20
