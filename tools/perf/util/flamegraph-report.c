@@ -328,7 +328,8 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	labels.report_total = hists__total_period(evsel__hists(evsel));
 	err = flamegraph__write_session(&fr->out, &graph, &labels, 1, fr->format, session,
 					/*tmpl=*/NULL);
-	if (!err)
+	/* perf report -q says nothing but errors. */
+	if (!err && !quiet)
 		fprintf(stderr, "perf report: %" PRIu64 " samples of '%s', %" PRIu64
 			" frames, %" PRIu64 " instruction leaves, wrote %s\n",
 			fg.nr_samples, evsel__name(evsel), fg.nr_nodes - 1,

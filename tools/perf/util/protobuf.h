@@ -78,6 +78,9 @@ void protobuf__bytes(struct protobuf *pb, u32 field, const void *data, size_t le
  * @pb: the message
  * @field: its field number in the .proto
  * @msg: the embedded message, complete; its error, if any, becomes @pb's
+ *
+ * @msg's bytes are copied into @pb: each level of nesting copies its
+ * messages once more (profile.proto nests two deep).
  */
 void protobuf__message(struct protobuf *pb, u32 field, const struct protobuf *msg);
 

@@ -35,6 +35,11 @@ test_report() {
 	sort "$d/fg.folded" > "$d/a"
 	sort "$d/rep.folded" > "$d/b"
 	cmp "$d/a" "$d/b"
+	# -q: the same graph, nothing said.
+	perf report -q --no-inline -i "$d/r.data" --flamegraph="$d/q.folded" --flamegraph-asm \
+		2> "$d/q.err"
+	cmp "$d/rep.folded" "$d/q.folded"
+	refute grep -q "^perf report: " "$d/q.err"
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/rep.json" --flamegraph-asm \
 		2> /dev/null
 	fg_check --data "$d/r.data" --json "$d/rep.json" --dso fgwork --annotate \
