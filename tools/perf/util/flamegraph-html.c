@@ -382,14 +382,20 @@ int flamegraph__write_html(struct flamegraph *fg, const struct flamegraph_labels
 static const char flamegraph_json_marker[] = "/** @flamegraph_json **/";
 static const char options_json_marker[] = "/** @options_json **/";
 
+/* d3-flame-graph's template is 60 KB: more is no template (/dev/zero). */
+#define FLAMEGRAPH_TEMPLATE_MAX	(16 << 20)
+
 /*
- * Read whole with strbuf_read(): filename__read_str() stops at the first
- * byte >= 0x80, and the d3-flame-graph template holds UTF-8.
+ * Read whole, to its end: filename__read_str() stops at the first byte
+ * >= 0x80, and the d3-flame-graph template holds UTF-8; a pipe
+ * (--template <(curl ...)) has no size to read up to.
  */
 int flamegraph__read_template(const char *path, char **tmpl)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char buf[BUFSIZ];
 	struct stat st;
+	ssize_t n;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -401,9 +407,18 @@ int flamegraph__read_template(const char *path, char **tmpl)
 		pr_err("--template %s: is a directory\n", path);
 		goto out_err;
 	}
-	if (strbuf_read(&sb, fd, st.st_size) < 0) {
-		pr_err("--template %s: cannot read it\n", path);
-		goto out_err;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || strbuf_add(&sb, buf, n)) {
+			pr_err("--template %s: cannot read it\n", path);
+			goto out_err;
+		}
+		if (sb.len > FLAMEGRAPH_TEMPLATE_MAX) {
+			pr_err("--template %s: larger than %d MB, no template\n", path,
+			       FLAMEGRAPH_TEMPLATE_MAX >> 20);
+			goto out_err;
+		}
 	}
 	close(fd);
 	*tmpl = strbuf_detach(&sb, NULL);

@@ -136,8 +136,8 @@ int flamegraph__write_pages(struct flamegraph **graphs, const struct flamegraph_
  * @tmpl: set to its text, to free()
  *
  * Return: 0, or -EINVAL after one line that names the problem: the file
- * can't be read, is a directory, or has no "/\*\* @flamegraph_json **\/"
- * to replace.
+ * can't be read, is a directory, is over 16 MB (a device without end),
+ * or has no "/\*\* @flamegraph_json **\/" to replace.
  */
 int flamegraph__read_template(const char *path, char **tmpl);
 

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
@@ -285,6 +286,16 @@ static int flamegraph_report__build(struct flamegraph_report *fr, struct flamegr
 				     fr->asm_leaves, max_entries);
 }
 
+/* Whether the output, @fr->path, is the recording perf report read. */
+static bool flamegraph_report__is_input(struct flamegraph_report *fr,
+					struct perf_session *session)
+{
+	struct stat in, out;
+
+	return strcmp(fr->path, "-") && !stat(session->data->path, &in) &&
+	       !stat(fr->path, &out) && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
+}
+
 int flamegraph_report__write(struct flamegraph_report *fr,
 			     struct perf_session *session, float min_pcnt,
 			     int max_stack)
@@ -295,6 +306,10 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	struct flamegraph_labels labels = { .event = NULL, };
 	int err;
 
+	if (flamegraph_report__is_input(fr, session)) {
+		pr_err("the output %s is the input: refusing to overwrite it\n", fr->path);
+		return -EINVAL;
+	}
 	if (!evsel) {
 		pr_err("no samples to show in %s\n", session->data->path);
 		return -ENODATA;
@@ -308,8 +323,11 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 		return err;
 	err = flamegraph_report__build(fr, &fg, evsel, min_pcnt, max_stack);
 	if (!err && fg.nr_samples == 0) {
-		pr_err("no samples of '%s' left to show in %s\n",
-		       evsel__name(evsel), session->data->path);
+		/* "--flamegraph out.html" makes out.html perf report's symbol filter. */
+		pr_err("no samples of '%s' left to show in %s%s%s%s\n",
+		       evsel__name(evsel), session->data->path,
+		       fr->symbol_filter ? " with the symbol filter '" : "",
+		       fr->symbol_filter ?: "", fr->symbol_filter ? "'" : "");
 		err = -ENODATA;
 	}
 	if (!err && fr->asm_leaves)

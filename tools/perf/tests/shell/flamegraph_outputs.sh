@@ -105,6 +105,13 @@ PY
 	refute perf flamegraph -i "${data}" --template "$d/plain.html" -o "$d/x.html" 2> "$d/err"
 	grep -q "no /\*\* @flamegraph_json \*\*/ in it" "$d/err"
 	test ! -e "$d/x.html"
+	# A pipe is read to its end; a file without end is no template.
+	cat "$d/base.html" | perf flamegraph -i "${data}" --template /dev/stdin \
+		-o "$d/pipe.html" 2> /dev/null
+	grep -q "^const stacks = \[{" "$d/pipe.html"
+	refute perf flamegraph -i "${data}" --template /dev/zero -o "$d/x.html" 2> "$d/err"
+	test "$(cat "$d/err")" = "--template /dev/zero: larger than 16 MB, no template"
+	test ! -e "$d/x.html"
 }
 
 test_progress() {

@@ -40,6 +40,10 @@ test_profile() {
 	perf record -q -e cpu-clock -c 100000 -g --sample-cpu -o "$d/cpu.data" "${prog}" 100 \
 		2> /dev/null
 	perf flamegraph -i "$d/cpu.data" --cpu-label -o "$d/cpu.pb.gz" 2> /dev/null
+	# An empty --cpu list is no list (it crashed perf's session).
+	refute perf flamegraph -i "$d/cpu.data" -C '' -o "$d/none.pb.gz" 2> "$d/err"
+	test "$(cat "$d/err")" = "Invalid cpu_list"
+	test ! -e "$d/none.pb.gz"
 	"${pprof}" -raw "$d/cpu.pb.gz" > "$d/cpu.raw" 2> /dev/null
 	perf script -i "$d/cpu.data" -F comm,pid,tid,cpu,period 2> /dev/null > "$d/cpu.script"
 	python3 - "$d" "${prog}" <<'PY'
@@ -679,6 +683,21 @@ test_bad_input() {
 	refute perf report -i "${data}" --flamegraph="$d/z.pb.gz" 2> "$d/err"
 	grep -q "pprof profiles come from perf flamegraph --format pprof" "$d/err"
 	test ! -e "$d/z.pb.gz"
+	# As --to-json: an existing file is replaced with -f alone; the input
+	# never, with -f too.
+	cp "${data}" "$d/in.data"
+	cmp "${data}" "$d/in.data"
+	refute perf data convert -i "$d/in.data" --to-pprof "$d/in.data" 2> "$d/err"
+	grep -q "^the output $d/in.data is the input: refusing to overwrite it$" "$d/err"
+	refute perf data convert -i "$d/in.data" -f --to-pprof "$d/./in.data" 2> "$d/err"
+	grep -q "^the output $d/./in.data is the input: refusing to overwrite it$" "$d/err"
+	cmp "${data}" "$d/in.data"
+	echo old > "$d/old.pb.gz"
+	refute perf data convert -i "${data}" --to-pprof "$d/old.pb.gz" 2> "$d/err"
+	grep -q "^Output file exists. Use --force to overwrite it.$" "$d/err"
+	test "$(cat "$d/old.pb.gz")" = old
+	perf data convert -i "${data}" -f --to-pprof "$d/old.pb.gz" 2> /dev/null
+	test "$(gzip -dc "$d/old.pb.gz" | head -c 1 | od -An -tx1 | tr -d ' ')" = 0a
 }
 
 run_parts test_profile test_addresses test_traces test_inline test_disasm test_rebuilt \

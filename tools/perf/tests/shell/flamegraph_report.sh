@@ -182,6 +182,30 @@ test_stdout() {
 		test ! -s "$d/out"
 		test ! -e "$d/x.html"
 	done
+	# Nor with the modes that show no samples: they would write no graph.
+	for f in --stats --tasks --mmaps -D; do
+		st=0
+		perf report --no-inline -i "$d/r.data" --flamegraph="$d/x.html" "$f" \
+			> "$d/out" 2> "$d/err" || st=$?
+		test "${st}" -eq 129
+		test "$(cat "$d/err")" = \
+			"--flamegraph: not with --stats, --tasks, --mmaps or --dump-raw-trace"
+		test ! -e "$d/x.html"
+	done
+	# "--flamegraph FILE" makes FILE perf report's symbol filter: said.
+	(cd "$d" && refute perf report --no-inline -i "$d/r.data" --flamegraph sp.folded \
+		> /dev/null 2> "$d/err")
+	grep -q "^no samples of 'cpu-clock' left to show in $d/r.data with the symbol filter" \
+		"$d/err"
+	grep -q " 'sp.folded'$" "$d/err"
+	test ! -e "$d/sp.folded"
+	test ! -e "$d/flamegraph.html"
+	# The recording it reads is never the output.
+	cp "$d/r.data" "$d/in.data"
+	refute perf report --no-inline -i "$d/in.data" --flamegraph="$d/./in.data" \
+		> /dev/null 2> "$d/err"
+	grep -q "^the output $d/./in.data is the input: refusing to overwrite it$" "$d/err"
+	cmp "$d/r.data" "$d/in.data"
 	# To a file, --header still goes to stdout, the graph to the file.
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/h.html" --header \
 		> "$d/out" 2> /dev/null
