@@ -59,7 +59,7 @@ done
 # and the C tests of the tree and writers and of precise callchains.
 p=$work/p.data
 must_pass=1
-check "data convert --to-pprof" "$perf" data convert -i "$p" --to-pprof "$work/out"
+check "data convert --to-pprof" "$perf" data convert -i "$p" --to-pprof "$work/out.pb.gz"
 check "--diff" "$perf" flamegraph --asm -i "$p" --diff "$p" -o "$work/out.html"
 check "perf report --flamegraph" "$perf" report -i "$p" --flamegraph-asm \
 	--flamegraph="$work/out.json"
