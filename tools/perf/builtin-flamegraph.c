@@ -1175,15 +1175,13 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	}
 	if (err)
 		goto out;
-	/* The weights of two events are not one value: perf diff pairs events by name. */
+	/* Two events' weights (ns against cycles) are said, not refused: cycles:P is cycles. */
 	if (strcmp(perf_flamegraph__labels(old.graphs[0])->event ?: "",
-		   perf_flamegraph__labels(pfg->graphs[0])->event ?: "")) {
-		pr_err("--diff: samples of '%s' in %s, of '%s' in %s: -e names an event of both\n",
-		       perf_flamegraph__labels(old.graphs[0])->event, pfg->diff_base,
-		       perf_flamegraph__labels(pfg->graphs[0])->event, pfg->session->data->path);
-		err = -EINVAL;
-		goto out;
-	}
+		   perf_flamegraph__labels(pfg->graphs[0])->event ?: ""))
+		pr_warning("Warning: --diff: samples of '%s' in %s, of '%s' in %s\n",
+			   perf_flamegraph__labels(old.graphs[0])->event ?: "?", pfg->diff_base,
+			   perf_flamegraph__labels(pfg->graphs[0])->event ?: "?",
+			   pfg->session->data->path);
 	diff.old = old.graphs[0];
 	diff.new = pfg->graphs[0];
 	graphs[0] = diff.old;

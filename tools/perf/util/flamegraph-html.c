@@ -421,8 +421,9 @@ int flamegraph__read_template(const char *path, char **tmpl)
 		}
 	}
 	close(fd);
+	/* NULL for an empty file: nothing was read into the buffer. */
 	*tmpl = strbuf_detach(&sb, NULL);
-	if (!strstr(*tmpl, flamegraph_json_marker)) {
+	if (!*tmpl || !strstr(*tmpl, flamegraph_json_marker)) {
 		pr_err("--template %s: no %s in it to replace\n", path,
 		       flamegraph_json_marker);
 		return -EINVAL;

@@ -109,6 +109,9 @@ PY
 	cat "$d/base.html" | perf flamegraph -i "${data}" --template /dev/stdin \
 		-o "$d/pipe.html" 2> /dev/null
 	grep -q "^const stacks = \[{" "$d/pipe.html"
+	: > "$d/empty.html"
+	refute perf flamegraph -i "${data}" --template "$d/empty.html" -o "$d/x.html" 2> "$d/err"
+	grep -q "^--template $d/empty.html: no /\*\* @flamegraph_json \*\*/ in it" "$d/err"
 	refute perf flamegraph -i "${data}" --template /dev/zero -o "$d/x.html" 2> "$d/err"
 	test "$(cat "$d/err")" = "--template /dev/zero: larger than 16 MB, no template"
 	test ! -e "$d/x.html"
