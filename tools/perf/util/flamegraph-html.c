@@ -386,9 +386,9 @@ static const char options_json_marker[] = "/** @options_json **/";
 #define FLAMEGRAPH_TEMPLATE_MAX	(16 << 20)
 
 /*
- * Read whole, to its end: filename__read_str() stops at the first byte
- * >= 0x80, and the d3-flame-graph template holds UTF-8; a pipe
- * (--template <(curl ...)) has no size to read up to.
+ * Read whole, to its end, up to FLAMEGRAPH_TEMPLATE_MAX: filename__read_str()
+ * stops at the first byte >= 0x80, and the d3-flame-graph template holds
+ * UTF-8; strbuf_read() has no limit.
  */
 int flamegraph__read_template(const char *path, char **tmpl)
 {

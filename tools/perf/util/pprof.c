@@ -291,7 +291,10 @@ int pprof_profile__init(struct pprof_profile *pp, const char *event, const char 
 	}
 	/* The table's first string is "", as profile.proto wants. */
 	pprof__string(pp, "");
-	return pp->nr_strings == 1 ? 0 : -ENOMEM;
+	if (pp->nr_strings == 1)
+		return 0;
+	pprof_profile__exit(pp);
+	return -ENOMEM;
 }
 
 void pprof_profile__exit(struct pprof_profile *pp)
@@ -347,7 +350,7 @@ static u64 pprof__mapping(struct pprof_profile *pp, struct map *map)
 		return m->id;
 	m = malloc(sizeof(*m));
 	if (!m)
-		return 0;
+		return pprof__nomem(pp);
 	*m = key;
 	m->id = pp->nr_mappings + 1;
 	m->has_functions = false;
@@ -357,7 +360,7 @@ static u64 pprof__mapping(struct pprof_profile *pp, struct map *map)
 	if (pprof__append(&pp->mappings, &pp->nr_mappings, &pp->alloc_mappings, m)) {
 		dso__put(m->dso);
 		free(m);
-		return 0;
+		return pprof__nomem(pp);
 	}
 	pprof__index(pp, pp->mapping_index, (long)m, (long)m);
 	return m->id;
@@ -393,7 +396,7 @@ static u64 pprof__function(struct pprof_profile *pp, const struct map_symbol *ms
 		return f->id;
 	f = zalloc(sizeof(*f));
 	if (!f)
-		return 0;
+		return pprof__nomem(pp);
 	f->id = pp->nr_functions + 1;
 	f->sym = ms->sym;
 	f->dso = dso__get(map__dso(ms->map));
@@ -401,7 +404,7 @@ static u64 pprof__function(struct pprof_profile *pp, const struct map_symbol *ms
 	if (pprof__append(&pp->functions, &pp->nr_functions, &pp->alloc_functions, f)) {
 		dso__put(f->dso);
 		free(f);
-		return 0;
+		return pprof__nomem(pp);
 	}
 	pprof__index(pp, pp->function_index, (long)ms->sym, (long)f);
 	if (mapping_id)
@@ -465,7 +468,7 @@ int pprof_profile__add_sample(struct pprof_profile *pp, struct callchain_cursor 
 		if (!l)
 			return -ENOMEM;
 		l->weight += period;
-		/* pprof's stacks are the leaf first, perf's unless -g caller. */
+		/* pprof's stacks are the leaf first, perf's unless ORDER_CALLER. */
 		pp->ids[callchain_param.order == ORDER_CALLEE ? i : nr - 1 - i] = l->id;
 		callchain_cursor_advance(cursor);
 	}
@@ -637,7 +640,7 @@ static u64 pprof__inline_function(struct pprof_profile *pp, const char *name,
 		return f->id;
 	f = zalloc(sizeof(*f));
 	if (!f)
-		return 0;
+		return pprof__nomem(pp);
 	f->id = pp->nr_functions + 1;
 	f->name = idx;
 	f->system_name = idx;
@@ -647,7 +650,7 @@ static u64 pprof__inline_function(struct pprof_profile *pp, const char *name,
 	f->start_line = decl ? decl->line : 0;
 	if (pprof__append(&pp->functions, &pp->nr_functions, &pp->alloc_functions, f)) {
 		free(f);
-		return 0;
+		return pprof__nomem(pp);
 	}
 	pprof__index(pp, pp->inline_index, idx, (long)f);
 	return f->id;
