@@ -272,8 +272,9 @@ test_foreign_profiles() {
 		[ "$f" = "$d/pipe.data" ] || python3 "${shelldir}/lib/perf_data_set_release.py" \
 			"$f" 2.6.32-another-kernel
 	done
+	# Those made here are the part's; those of other machines are more.
 	if [ ! -d "${dir}" ]; then
-		skip_part "no profiles of other machines in ${dir}: the ones made here alone"
+		echo "no profiles of other machines in ${dir}: the ones made here alone"
 		dir=
 	fi
 	for f in "$d"/*.data ${dir:+"${dir}"/*.data}; do
