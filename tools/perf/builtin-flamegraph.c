@@ -1502,9 +1502,13 @@ out:
 	annotation_options__exit();
 	perf_flamegraph__die();
 	/*
-	 * The exit statuses of the man page: parse_options()'s for a bad
-	 * command line, else one for every error, said in words before; a
-	 * recorded command's, or the signal that stopped its recording.
+	 * A negative errno for perf.c, as other commands return; or a
+	 * recorded command's exit status, or the signal that stopped its
+	 * recording, as perf record returns them.
 	 */
-	return flamegraph_record__exit(usage ? 129 : ret ? 1 : 0);
+	if (usage)
+		ret = -EINVAL;
+	else if (ret > 0)
+		ret = -1;
+	return flamegraph_record__exit(ret);
 }

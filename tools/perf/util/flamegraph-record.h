@@ -79,14 +79,15 @@ int flamegraph__record(const char *path, const char *event, int argc, const char
 
 /**
  * flamegraph_record__exit - perf flamegraph's exit status after a recording
- * @status: the exit status without one: 0, or that of an error
+ * @status: what cmd_flamegraph() returns without one: 0, or a negative
+ *          errno (perf.c makes it the exit status)
  *
  * Dies of the signal that stopped flamegraph__record(), as perf record
  * does.  Else @status if it is an error, else the recorded command's: its
  * exit status, or 128 + the signal that killed it.  @status without a
  * recording.
  *
- * Return: the exit status.
+ * Return: cmd_flamegraph()'s return value.
  */
 int flamegraph_record__exit(int status);
 

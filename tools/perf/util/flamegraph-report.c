@@ -193,7 +193,6 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 	if (fr->format == FLAMEGRAPH_PPROF) {
 		pr_err("--flamegraph=%s: pprof profiles come from perf flamegraph --format pprof\n",
 		       fr->path);
-		fr->bad_option = true;
 		return -EINVAL;
 	}
 	return flamegraph_output__init(&fr->out, fr->path);

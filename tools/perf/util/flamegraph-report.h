@@ -49,8 +49,6 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
  *              architecture: set by perf report (flamegraph__lookup_objdump())
  * @format: from @path's extension, as in perf flamegraph
  * @out: @path, checked before the report starts
- * @bad_option: set by flamegraph_report__setup() when the options don't go
- *              together (a wrong command line: perf report exits 129)
  * @time_str: perf report's --time, named on the page (borrowed)
  * @cpu_list: its --cpu, likewise
  * @symbol_filter: its --symbol-filter, likewise
@@ -63,7 +61,6 @@ struct flamegraph_report {
 	const char		*path;
 	bool			asm_leaves;
 	bool			no_objdump;
-	bool			bad_option;
 	const char		*time_str;
 	const char		*cpu_list;
 	const char		*symbol_filter;
@@ -84,8 +81,7 @@ struct flamegraph_report {
  * with --flamegraph-asm callchains keyed by address and perf annotate's
  * disassemblers.
  *
- * Return: 0, or a negative errno after one line naming the problem;
- * @bad_option says whether it was the command line's.
+ * Return: 0, or a negative errno after one line naming the problem.
  */
 int flamegraph_report__setup(struct flamegraph_report *fr);
 
