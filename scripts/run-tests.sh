@@ -39,7 +39,7 @@ tests=(
 	"perf record tests"
 	"perf header tests"
 	"perf pipe recording and injection test"
-	"Zstd perf.data compression/decompression"
+	"Zstd perf.data compression/decompression\$"
 	"Match and link multiple hists"
 	"Filter hist entries"
 	"Sort output of hist entries"
@@ -72,8 +72,20 @@ found=
 missing=0
 for t in "${tests[@]}"; do
 	[ -n "$t" ] || continue
-	n=$(awk -v t="$t" 'match($0, /^ *[0-9]+: /) &&
-		index(tolower(substr($0, RLENGTH + 1)), tolower(t)) { print $1 + 0 }' <<< "$list")
+	# A name ending in "$" is the whole name: the zstd test we touch
+	# (patch "Remove the files of the zstd compression test") and not its
+	# multi-record sibling, which skips whole when a busy machine gives
+	# it less than two compressed records.
+	n=$(awk -v t="$t" 'match($0, /^ *[0-9]+: /) {
+		name = tolower(substr($0, RLENGTH + 1))
+		sub(/ *$/, "", name)
+		if (substr(t, length(t)) == "$")
+			hit = name == tolower(substr(t, 1, length(t) - 1))
+		else
+			hit = index(name, tolower(t))
+		if (hit)
+			print $1 + 0
+	}' <<< "$list")
 	if [ -z "$n" ] && [ "$PRESENT" = 1 ]; then
 		continue
 	elif [ -z "$n" ]; then

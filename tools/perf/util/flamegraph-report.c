@@ -48,17 +48,17 @@ struct flamegraph_path {
 	u64			period_added;
 };
 
-static int flamegraph_path__push(struct flamegraph_path *fp,
+static int flamegraph_path__push(struct flamegraph_path *path,
 				 struct callchain_list *chain)
 {
 	struct flamegraph_frame *frame;
 
-	if (flamegraph__grow(&fp->frames, &fp->alloc, fp->nr + 1, sizeof(*fp->frames)))
+	if (flamegraph__grow(&path->frames, &path->alloc, path->nr + 1, sizeof(*path->frames)))
 		return -ENOMEM;
-	frame = &fp->frames[fp->nr++];
+	frame = &path->frames[path->nr++];
 	frame->ms = chain->ms;
 	frame->ip = chain->ip;
-	frame->kernel = flamegraph_frame__is_kernel(fp->machine, chain->ms.map,
+	frame->kernel = flamegraph_frame__is_kernel(path->machine, chain->ms.map,
 						    chain->ip);
 	frame->unwound = false;
 	return 0;
@@ -72,59 +72,59 @@ static int flamegraph_path__push(struct flamegraph_path *fp,
  * entry's have been dropped from it (flamegraph_frames__sampled()).  A
  * path of none but those is left to the entry's own symbol.
  */
-static int flamegraph_path__add(struct flamegraph_path *fp, unsigned int count,
+static int flamegraph_path__add(struct flamegraph_path *path, unsigned int count,
 				u64 period)
 {
-	struct flamegraph_frame *frames = fp->frames, *insn = NULL;
+	struct flamegraph_frame *frames = path->frames, *insn = NULL;
 	struct flamegraph_node *leaf;
-	int nr = fp->nr;
+	int nr = path->nr;
 
-	if (fp->caller) {
-		nr = flamegraph_frames__sampled(frames, nr, fp->kernel);
+	if (path->caller) {
+		nr = flamegraph_frames__sampled(frames, nr, path->kernel);
 	} else {
-		while (nr > 0 && frames->kernel != fp->kernel) {
+		while (nr > 0 && frames->kernel != path->kernel) {
 			frames++;
 			nr--;
 		}
 	}
 	if (!nr)
 		return 0;
-	if (fp->asm_leaves)
-		insn = &frames[fp->caller ? nr - 1 : 0];
-	leaf = flamegraph__leaf(fp->fg, fp->comm,
-				fp->max_entries && fp->nr == fp->max_entries,
+	if (path->asm_leaves)
+		insn = &frames[path->caller ? nr - 1 : 0];
+	leaf = flamegraph__leaf(path->fg, path->comm,
+				path->max_entries && path->nr == path->max_entries,
 				frames, nr, insn);
 	if (!leaf)
 		return -ENOMEM;
-	flamegraph__account(fp->fg, leaf, count, period);
-	flamegraph__account_callsites(fp->fg, NULL, count, period);
-	fp->nr_added += count;
-	fp->period_added += period;
+	flamegraph__account(path->fg, leaf, count, period);
+	flamegraph__account_callsites(path->fg, NULL, count, period);
+	path->nr_added += count;
+	path->period_added += period;
 	return 0;
 }
 
-static int flamegraph_path__walk(struct flamegraph_path *fp,
+static int flamegraph_path__walk(struct flamegraph_path *path,
 				 struct callchain_node *node)
 {
 	struct callchain_list *chain;
 	struct rb_node *nd;
-	int depth = fp->nr, err = 0;
+	int depth = path->nr, err = 0;
 
 	list_for_each_entry(chain, &node->val, list) {
-		err = flamegraph_path__push(fp, chain);
+		err = flamegraph_path__push(path, chain);
 		if (err)
 			return err;
 	}
-	if (node->count && fp->nr)
-		err = flamegraph_path__add(fp, node->count, node->hit);
+	if (node->count && path->nr)
+		err = flamegraph_path__add(path, node->count, node->hit);
 	for (nd = rb_first(&node->rb_root_in); nd && !err; nd = rb_next(nd))
-		err = flamegraph_path__walk(fp, rb_entry(nd, struct callchain_node,
-							 rb_node_in));
-	fp->nr = depth;
+		err = flamegraph_path__walk(path, rb_entry(nd, struct callchain_node,
+							   rb_node_in));
+	path->nr = depth;
 	return err;
 }
 
-static int flamegraph__add_entry(struct flamegraph_path *fp,
+static int flamegraph__add_entry(struct flamegraph_path *path,
 				 struct hist_entry *he)
 {
 	u64 nr_samples = he->stat.nr_events;
@@ -134,26 +134,26 @@ static int flamegraph__add_entry(struct flamegraph_path *fp,
 	};
 	int err = 0;
 
-	fp->comm = he->comm ? comm__str(he->comm) : NULL;
-	fp->machine = he->thread ? maps__machine(thread__maps(he->thread)) : NULL;
-	fp->kernel = flamegraph_frame__is_kernel(fp->machine, he->ms.map, he->ip);
-	fp->nr = 0;
-	fp->nr_added = 0;
-	fp->period_added = 0;
+	path->comm = he->comm ? comm__str(he->comm) : NULL;
+	path->machine = he->thread ? maps__machine(thread__maps(he->thread)) : NULL;
+	path->kernel = flamegraph_frame__is_kernel(path->machine, he->ms.map, he->ip);
+	path->nr = 0;
+	path->nr_added = 0;
+	path->period_added = 0;
 	if (symbol_conf.use_callchain)
-		err = flamegraph_path__walk(fp, &he->callchain->node);
+		err = flamegraph_path__walk(path, &he->callchain->node);
 
 	/* Samples without a callchain: the entry's own symbol. */
 	self.kernel = he->level != '.';
-	if (!err && fp->nr_added < nr_samples) {
+	if (!err && path->nr_added < nr_samples) {
 		struct flamegraph_node *leaf;
 
-		leaf = flamegraph__leaf(fp->fg, fp->comm, /*truncated=*/false, &self, 1, NULL);
+		leaf = flamegraph__leaf(path->fg, path->comm, /*truncated=*/false, &self, 1, NULL);
 		if (!leaf)
 			return -ENOMEM;
-		flamegraph__account(fp->fg, leaf, nr_samples - fp->nr_added,
-				    he->stat.period > fp->period_added ?
-				    he->stat.period - fp->period_added : 0);
+		flamegraph__account(path->fg, leaf, nr_samples - path->nr_added,
+				    he->stat.period > path->period_added ?
+				    he->stat.period - path->period_added : 0);
 	}
 	return err;
 }
@@ -162,7 +162,7 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
 			  float min_pcnt, bool caller, bool asm_leaves,
 			  int max_entries)
 {
-	struct flamegraph_path fp = {
+	struct flamegraph_path path = {
 		.fg	     = fg,
 		.caller	     = caller,
 		.asm_leaves  = asm_leaves,
@@ -176,9 +176,9 @@ int flamegraph__add_hists(struct flamegraph *fg, struct hists *hists,
 
 		if (he->filtered || hist_entry__get_percent_limit(he) < min_pcnt)
 			continue;
-		err = flamegraph__add_entry(&fp, he);
+		err = flamegraph__add_entry(&path, he);
 	}
-	free(fp.frames);
+	free(path.frames);
 	return err;
 }
 
@@ -268,7 +268,7 @@ static int flamegraph_report__build(struct flamegraph_report *fr, struct flamegr
 	int err;
 
 	/*
-	 * Callchains the kernel cut, at perf record's fp,<size> or else its
+	 * Callchains the kernel cut, at perf record's path,<size> or else its
 	 * default limit, lost their outermost callers.  A lower --max-stack
 	 * keeps the outermost ones in caller order, and in callee order the
 	 * cut end is not below the comm: no marker can say where.

@@ -4,8 +4,10 @@
  * symbol is "sp\xadin", not UTF-8 (gas takes a quoted name byte for byte).
  * Called through a pointer, as gas can't take such a name as the operand
  * of a call; the empty asm keeps the compiler from dropping the work.
- * Its loop (built with -O1) is a few register instructions, so that the
- * branch back, which names "sp\xadin" as its target, is sampled too.
+ * Its loop (built with -O1) is a few register instructions and a jmp,
+ * which names "sp\xadin" as its target: the branch back is fused with
+ * its cmp (the CPU retires them as one, a timer's sample never lands on
+ * it), a jmp is not.
  */
 #include <stdlib.h>
 
@@ -16,8 +18,12 @@ unsigned long spin(unsigned long n)
 
 	/* -O1 drops a leaf's frame, which would hide main from its callchain. */
 	asm volatile("" : : "r" (__builtin_frame_address(0)));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		x += (x >> 3) ^ i;
+		asm goto("jmp %l[next]" : : : : next);
+next:
+		;
+	}
 	return x;
 }
 
