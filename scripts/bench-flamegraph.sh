@@ -79,7 +79,7 @@ record python-dwarf dwarf "$(secs 10000)" python3 -c "$python_loop"
 commands=(
 	"flamegraph|$perf flamegraph -i \$D -o fg.html"
 	"flamegraph --asm (html)|$perf flamegraph --asm -i \$D -o fg-asm.html"
-	"flamegraph --asm --asm-functions=0 (html)|$perf flamegraph --asm --asm-functions=0 -i \$D -o fg-asm0.html"
+	"flamegraph --asm --annotate-functions=0 (html)|$perf flamegraph --asm --annotate-functions=0 -i \$D -o fg-asm0.html"
 	"flamegraph --asm (json)|$perf flamegraph --asm -i \$D -o fg-asm.json"
 	"flamegraph --asm (folded)|$perf flamegraph --asm -i \$D -o fg-asm.folded"
 	"perf script|$perf script -i \$D"

@@ -115,17 +115,17 @@ def targets(data, times, ex):
         ("flamegraph.py CPU / --asm (json) CPU", f"{py / asm_cpu:.1f}", ">= 12"),
         ("--asm (json) peak RSS / report -g none's", f"{rss / report_rss:.2f}", "<= 1.00"),
     ]
-    # The whole code of the 100 hottest functions (--asm-functions): a
+    # The whole code of the 100 hottest functions (--annotate-functions): a
     # cost of about the same size on any profile, whose targets are the
     # ~1M-sample one's; the others show the ratios alone.
     big = data == "cc-1M"
-    html, html0 = med("flamegraph --asm (html)", 0), med("flamegraph --asm --asm-functions=0 (html)", 0)
+    html, html0 = med("flamegraph --asm (html)", 0), med("flamegraph --asm --annotate-functions=0 (html)", 0)
     size, size0 = ex.get(("size", "fg-asm.html")), ex.get(("size", "fg-asm0.html"))
     if html and html0:
-        rows.append(("--asm (html) wall / with --asm-functions=0", f"{html / html0:.2f}",
+        rows.append(("--asm (html) wall / with --annotate-functions=0", f"{html / html0:.2f}",
                      "<= 1.10" if big else "(cc-1M's)"))
     if size and size0:
-        rows.append(("--asm page size / with --asm-functions=0", f"{size / size0:.2f}",
+        rows.append(("--asm page size / with --annotate-functions=0", f"{size / size0:.2f}",
                      "<= 1.25" if big else "(cc-1M's)"))
     print("| target | this run | wanted |")
     print("|---|---:|---:|")

@@ -115,8 +115,8 @@ struct perf_flamegraph {
 	bool			asm_leaves;
 	/* With --asm, no objdump for the recording's architecture. */
 	bool			no_objdump;
-	/* --asm-functions: how many functions carry their whole code. */
-	unsigned int		asm_functions;
+	/* --annotate-functions: how many functions carry their whole code. */
+	unsigned int		annotate_functions;
 	/* pprof: the hottest locations' source lines; the cpu as a label. */
 	bool			srcline;
 	/* --debuginfod, or flamegraph.debuginfod; and whether a server failed. */
@@ -280,7 +280,7 @@ static void perf_flamegraph_event__delete(struct perf_flamegraph_event *pfe)
  */
 static bool perf_flamegraph__functions(struct perf_flamegraph *pfg)
 {
-	return pfg->asm_leaves && pfg->asm_functions && !pfg->diff_base &&
+	return pfg->asm_leaves && pfg->annotate_functions && !pfg->diff_base &&
 	       flamegraph_format__has_code(pfg->format);
 }
 
@@ -919,7 +919,7 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 	if (pfg->asm_leaves && !annotate_opts.objdump_path)
 		pfg->no_objdump = flamegraph__lookup_objdump(perf_session__env(session),
 							     &annotate_opts.objdump_path) < 0;
-	nr_functions = perf_flamegraph__functions(pfg) ? pfg->asm_functions : 0;
+	nr_functions = perf_flamegraph__functions(pfg) ? pfg->annotate_functions : 0;
 	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++)
 		err = flamegraph__add_code(pfg->graphs[i], perf_session__env(session),
 					   pfg->format, pfg->no_objdump, nr_functions);
@@ -1264,7 +1264,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	OPT_BOOLEAN('f', "force", &data.force, "don't complain, do it"),
 	OPT_BOOLEAN(0, "asm", &pfg.asm_leaves,
 		    "add the sampled instructions as leaves"),
-	OPT_UINTEGER(0, "asm-functions", &pfg.asm_functions,
+	OPT_UINTEGER(0, "annotate-functions", &pfg.annotate_functions,
 		     "with --asm, the whole code of the n hottest functions (0: none)"),
 	OPT_STRING('e', "event", &pfg.event_name, "event[,event...]",
 		   "events to show, a graph each (default: the first with samples)"),
@@ -1330,7 +1330,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	/* A task's samples after its EXIT are its own, as in perf report. */
 	symbol_conf.keep_exited_threads = true;
 	pfg.srcline = true;
-	pfg.asm_functions = FLAMEGRAPH_FUNCTIONS_DEFAULT;
+	pfg.annotate_functions = FLAMEGRAPH_FUNCTIONS_DEFAULT;
 
 	ret = perf_config(perf_flamegraph__config, &pfg);
 	if (ret)

@@ -1821,7 +1821,7 @@
 		if (!f) {
 			$('asm-note').textContent = frame.n + ': its code is not on this page, which carries the ' +
 				FUNCTIONS.length + ' functions with the most self weight: perf flamegraph --asm' +
-				' --asm-functions=N carries more';
+				' --annotate-functions=N carries more';
 			asm.hot = [];
 			return;
 		}

@@ -271,10 +271,10 @@ test_context() {
 	# shellcheck disable=SC2086
 	step "the browser's checks of the Assembly pane" \
 		${browser} context "${workdir}/c.html" "${artifacts}"
-	step "perf flamegraph --asm-functions=1" perf flamegraph -i "${workdir}/c.data" \
-		--asm --asm-functions=1 -o "${workdir}/c1.html"
+	step "perf flamegraph --annotate-functions=1" perf flamegraph -i "${workdir}/c.data" \
+		--asm --annotate-functions=1 -o "${workdir}/c1.html"
 	# shellcheck disable=SC2086
-	step "the browser's checks of --asm-functions=1" \
+	step "the browser's checks of --annotate-functions=1" \
 		${browser} context-limit "${workdir}/c1.html" "${artifacts}"
 }
 

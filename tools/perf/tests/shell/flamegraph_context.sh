@@ -9,7 +9,7 @@
 # annotate counts them, each frame's own leaves and call sites as perf
 # script counts them for that stack, and the source lines addr2line
 # gives, with the file's text, for perf flamegraph and perf report
-# --flamegraph alike; --asm-functions limits the table; a
+# --flamegraph alike; --annotate-functions limits the table; a
 # source changed since the build, or code perf can't read (the kernel's
 # without vmlinux or kcore), is said, not shown. With --call-graph dwarf
 # the call sites are the calls, as with -g; in a recursive fib() a call
@@ -70,8 +70,8 @@ EOF
 }
 
 test_limit() {
-	echo "--asm-functions=1: the hottest alone; 0 and no --asm: no table"
-	perf flamegraph -q -i "${workdir}/p.data" --asm --asm-functions=1 \
+	echo "--annotate-functions=1: the hottest alone; 0 and no --asm: no table"
+	perf flamegraph -q -i "${workdir}/p.data" --asm --annotate-functions=1 \
 		-o "${workdir}/one.json"
 	ctx_check --json "${workdir}/one.json" --max 1
 	# The one is the first, the hottest, of the whole table; which
@@ -84,11 +84,12 @@ one, full = (json.load(open(f))['functions'] for f in sys.argv[1:])
 def key(f):
     return {k: v for k, v in f.items() if k != 'i'}
 if len(one) != 1 or key(one[0]) != key(full[0]):
-    sys.exit(f"--asm-functions=1: {[f['n'] for f in one]}, not {full[0]['n']}")
+    sys.exit(f"--annotate-functions=1: {[f['n'] for f in one]}, not {full[0]['n']}")
 if any(f['v'] > full[0]['v'] for f in full):
     sys.exit(f"{full[0]['n']} ({full[0]['v']}) is not the hottest of the table")
 EOF
-	perf flamegraph -q -i "${workdir}/p.data" --asm --asm-functions=0 -o "${workdir}/none.json"
+	perf flamegraph -q -i "${workdir}/p.data" --asm --annotate-functions=0 \
+		-o "${workdir}/none.json"
 	perf flamegraph -q -i "${workdir}/p.data" -o "${workdir}/plain.json"
 	refute grep -q '"functions"' "${workdir}/none.json" "${workdir}/plain.json"
 	refute grep -q '"F":' "${workdir}/none.json" "${workdir}/plain.json"

@@ -14,7 +14,7 @@
  * (perf flamegraph --diff of two builds of flamegraph_rebuild.c), rename
  * (the same of flamegraph_rename.c, a register renamed), context
  * (flamegraph_context.c: the Assembly pane), context-limit (the same with
- * --asm-functions=1).
+ * --annotate-functions=1).
  *
  * Environment: FLAMEGRAPH_NODE_MODULES, the node_modules holding
  * playwright-core; FLAMEGRAPH_CHROMIUM, the browser (/usr/bin/chromium).
@@ -2332,13 +2332,13 @@ async function contextChecks() {
 }
 
 async function contextLimitChecks() {
-	await check('a function beyond --asm-functions says how to include it', async () => {
+	await check('a function beyond --annotate-functions says how to include it', async () => {
 		assert(data.functions.length === 1, `${data.functions.length} functions in the page`);
 		await open();
 		await clickFrame('two_sites');
 		const note = await page.textContent('#asm-note');
 
-		assert(/two_sites: its code is not on this page.*--asm-functions=N/.test(note),
+		assert(/two_sites: its code is not on this page.*--annotate-functions=N/.test(note),
 		       `the pane says ${JSON.stringify(note)}`);
 	});
 }

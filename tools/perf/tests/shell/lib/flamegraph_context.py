@@ -393,7 +393,7 @@ def main():
     ap.add_argument("--binary", required=True)
     ap.add_argument("--source")
     ap.add_argument("--stale", help="the source changed: the reason expected")
-    ap.add_argument("--max", type=int, help="--asm-functions given")
+    ap.add_argument("--max", type=int, help="--annotate-functions given")
     ap.add_argument("--dwarf", action="store_true",
                     help="--data is a --call-graph dwarf recording; --fp-data "
                          "and --fp-json a -g one")
@@ -417,9 +417,9 @@ def main():
         return
     if args.max is not None:
         if len(fns) != args.max:
-            fail(f"--asm-functions={args.max}: {len(fns)} functions")
+            fail(f"--annotate-functions={args.max}: {len(fns)} functions")
         names = {fns[n["F"]]["n"] for _, n in frames_of(tree, os.path.basename(args.binary))}
-        print(f"ok: --asm-functions={args.max}: the table has {len(fns)}, "
+        print(f"ok: --annotate-functions={args.max}: the table has {len(fns)}, "
               f"frames of {sorted(names)} name it")
         return
     check_code(args, fns, ranges)
