@@ -71,9 +71,23 @@ struct flamegraph_asm {
 
 /*
  * Once per DSO: why its instruction leaves have no text.  The leaves of
- * one DSO go one way: all of them, unless a format starts with "some:",
- * which says which.
+ * one DSO go one way: all of them, or with @some those the message says.
  */
+static void flamegraph_asm__vwarn(struct flamegraph_asm *fa,
+				  const struct flamegraph_insn *insn, bool some,
+				  const char *fmt, va_list ap)
+{
+	struct dso *dso = insn->ms.map ? map__dso(insn->ms.map) : NULL;
+	char why[512];
+
+	if (!flamegraph__warn_once(fa->fg, dso, insn->kernel))
+		return;
+	vscnprintf(why, sizeof(why), fmt, ap);
+	pr_warning("Warning: %s: %s; %s show addresses only\n",
+		   dso ? flamegraph_dso__name(dso) : insn->kernel ? "[kernel]" : "[unknown]",
+		   why, some ? "those leaves" : "its instruction leaves");
+}
+
 static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 				 const struct flamegraph_insn *insn,
 				 const char *fmt, ...) __printf(3, 4);
@@ -82,19 +96,26 @@ static void flamegraph_asm__warn(struct flamegraph_asm *fa,
 				 const struct flamegraph_insn *insn,
 				 const char *fmt, ...)
 {
-	bool some = strstarts(fmt, "some: ");
-	struct dso *dso = insn->ms.map ? map__dso(insn->ms.map) : NULL;
-	char why[512];
 	va_list ap;
 
-	if (!flamegraph__warn_once(fa->fg, dso, insn->kernel))
-		return;
 	va_start(ap, fmt);
-	vscnprintf(why, sizeof(why), some ? fmt + 6 : fmt, ap);
+	flamegraph_asm__vwarn(fa, insn, /*some=*/false, fmt, ap);
 	va_end(ap);
-	pr_warning("Warning: %s: %s; %s show addresses only\n",
-		   dso ? flamegraph_dso__name(dso) : insn->kernel ? "[kernel]" : "[unknown]",
-		   why, some ? "those leaves" : "its instruction leaves");
+}
+
+static void flamegraph_asm__warn_some(struct flamegraph_asm *fa,
+				      const struct flamegraph_insn *insn,
+				      const char *fmt, ...) __printf(3, 4);
+
+static void flamegraph_asm__warn_some(struct flamegraph_asm *fa,
+				      const struct flamegraph_insn *insn,
+				      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	flamegraph_asm__vwarn(fa, insn, /*some=*/true, fmt, ap);
+	va_end(ap);
 }
 
 /* perf's binutils lookup fails through ui__error(): keep that for -v. */
@@ -331,9 +352,9 @@ static int flamegraph_asm__objdump(struct flamegraph_asm *fa)
 	if (ret > 0) {
 		for (i = 0; fa->objdump[i]->text; i++)
 			;
-		flamegraph_asm__warn(fa, fa->objdump[i],
-				     "some: %s decoded no instruction at %d sampled addresses, the first %#"
-				     PRIx64, objdump, ret, fa->objdump[i]->objdump_addr);
+		flamegraph_asm__warn_some(fa, fa->objdump[i],
+					  "%s decoded no instruction at %d sampled addresses, the first %#"
+					  PRIx64, objdump, ret, fa->objdump[i]->objdump_addr);
 	} else if (ret == SYMBOL_ANNOTATE_ERRNO__NO_OBJDUMP) {
 		flamegraph_asm__warn(fa, first, "cannot run %s", objdump);
 	} else if (ret == -1) {
