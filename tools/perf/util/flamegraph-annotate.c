@@ -41,7 +41,7 @@ struct flamegraph_annotate {
 
 static size_t flamegraph_annotate__hash(const struct dso *dso, u64 start)
 {
-	return flamegraph__hash_combine(flamegraph__dso_key(dso), start);
+	return flamegraph__hash_combine(dso__key(dso), start);
 }
 
 /* The index + 1 of the function of @dso starting at @start, 0 if none. */
@@ -54,7 +54,7 @@ static long flamegraph_annotate__find(struct flamegraph_annotate *fa,
 		const struct map_symbol *ms = &fa->candidates[cur->value - 1].node->ms;
 
 		if (ms->sym->start == start &&
-		    flamegraph__dso_key(map__dso(ms->map)) == flamegraph__dso_key(dso))
+		    dso__key(map__dso(ms->map)) == dso__key(dso))
 			return cur->value;
 	}
 	return 0;

@@ -652,8 +652,8 @@ static int flamegraph_insn__cmp(const void *a, const void *b)
 {
 	const struct flamegraph_insn *l = *(const struct flamegraph_insn **)a;
 	const struct flamegraph_insn *r = *(const struct flamegraph_insn **)b;
-	long ld = flamegraph__dso_key(l->ms.map ? map__dso(l->ms.map) : NULL);
-	long rd = flamegraph__dso_key(r->ms.map ? map__dso(r->ms.map) : NULL);
+	long ld = dso__key(l->ms.map ? map__dso(l->ms.map) : NULL);
+	long rd = dso__key(r->ms.map ? map__dso(r->ms.map) : NULL);
 
 	if (ld != rd)
 		return ld < rd ? -1 : 1;
@@ -668,8 +668,8 @@ static bool flamegraph_insn__same_dso(const struct flamegraph_insn *a,
 				      const struct flamegraph_insn *b)
 {
 	return a->kernel == b->kernel &&
-	       flamegraph__dso_key(a->ms.map ? map__dso(a->ms.map) : NULL) ==
-	       flamegraph__dso_key(b->ms.map ? map__dso(b->ms.map) : NULL);
+	       dso__key(a->ms.map ? map__dso(a->ms.map) : NULL) ==
+	       dso__key(b->ms.map ? map__dso(b->ms.map) : NULL);
 }
 
 int flamegraph__decode_insns(struct flamegraph *fg, struct perf_env *env, bool no_objdump)

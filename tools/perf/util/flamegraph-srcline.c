@@ -116,7 +116,7 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 	size_t i;
 
 	for (i = 0; i < sds->nr; i++) {
-		if (flamegraph__dso_key(sds->dwarfs[i].dso) == flamegraph__dso_key(dso))
+		if (dso__key(sds->dwarfs[i].dso) == dso__key(dso))
 			return &sds->dwarfs[i];
 	}
 	if (flamegraph__grow(&sds->dwarfs, &sds->alloc, sds->nr + 1, sizeof(*sds->dwarfs)))

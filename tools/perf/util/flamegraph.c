@@ -36,11 +36,6 @@
 #include "symbol.h"
 #include "thread.h"
 
-long flamegraph__dso_key(const struct dso *dso)
-{
-	return dso ? (long)RC_CHK_ACCESS((struct dso *)dso) : 0;
-}
-
 int flamegraph__grow(void *array, size_t *alloc, size_t need, size_t size)
 {
 	void **p = array, *grown;
@@ -85,7 +80,7 @@ bool flamegraph__str_equal(long key1, long key2, void *ctx __maybe_unused)
 
 static long flamegraph_insn__dso_key(const struct flamegraph_insn *insn)
 {
-	return flamegraph__dso_key(insn->ms.map ? map__dso(insn->ms.map) : NULL);
+	return dso__key(insn->ms.map ? map__dso(insn->ms.map) : NULL);
 }
 
 /* An instruction is its DSO, its map-relative IP and, without a DSO, its space. */
@@ -100,7 +95,7 @@ static size_t flamegraph_insn__hash(const struct flamegraph_insn *insn)
 static size_t flamegraph_leaf__hash(const struct flamegraph_node *parent,
 				    const struct dso *dso, u64 addr)
 {
-	size_t hash = flamegraph__hash_combine((unsigned long)parent, flamegraph__dso_key(dso));
+	size_t hash = flamegraph__hash_combine((unsigned long)parent, dso__key(dso));
 
 	return flamegraph__hash_combine(hash, addr);
 }
@@ -383,8 +378,8 @@ static int flamegraph_key__cmp(const struct flamegraph_key *key,
 		return key->kind < node->kind ? -1 : 1;
 	if (key->kind == FLAMEGRAPH_COMM)
 		return strcmp(key->comm, node->comm);
-	key_dso = flamegraph__dso_key(key->dso);
-	dso = flamegraph__dso_key(node->dso);
+	key_dso = dso__key(key->dso);
+	dso = dso__key(node->dso);
 	if (key_dso != dso)
 		return key_dso < dso ? -1 : 1;
 	/* Addresses outside any map: kernel and user ones stay apart. */
@@ -526,7 +521,7 @@ static struct flamegraph_node *flamegraph__insn_leaf(struct flamegraph *fg,
 		leaf = cur->pvalue;
 		if (leaf->addr == addr && leaf->parent == parent &&
 		    leaf->kernel == frame->kernel &&
-		    flamegraph__dso_key(leaf->dso) == flamegraph__dso_key(dso))
+		    dso__key(leaf->dso) == dso__key(dso))
 			return leaf;
 	}
 	insn = flamegraph__insn(fg, frame);
@@ -574,7 +569,7 @@ int flamegraph__track_callsites(struct flamegraph *fg)
 static struct flamegraph_call *flamegraph__call(struct flamegraph *fg,
 						const struct flamegraph_node *node, u64 addr)
 {
-	long dso_key = flamegraph__dso_key(node->dso);
+	long dso_key = dso__key(node->dso);
 	size_t hash = flamegraph__hash_combine(flamegraph__hash_combine(dso_key, addr),
 					       node->kernel);
 	struct flamegraph_call_entry *entry;
@@ -1182,8 +1177,8 @@ static int flamegraph_node__gather(struct flamegraph_node *node,
 			err = hashmap__add(first, child->ms.sym->name, child);
 			if (err)
 				return err;
-		} else if (seen && (flamegraph__dso_key(seen->dso) !=
-				    flamegraph__dso_key(child->dso) ||
+		} else if (seen && (dso__key(seen->dso) !=
+				    dso__key(child->dso) ||
 				    seen->addr != child->addr)) {
 			hashmap__set(first, child->ms.sym->name, NULL, NULL, NULL);
 		}

@@ -708,20 +708,6 @@ bool flamegraph_frame__is_kernel(struct machine *machine, struct map *map,
 int flamegraph_frames__sampled(const struct flamegraph_frame *frames, int nr,
 			       bool kernel);
 
-/**
- * flamegraph__dso_key - what tells a dso from another, to compare or hash
- * (not perf's struct dso_id, the identity of the file a dso was read from)
- * @dso: the dso, or NULL
- *
- * perf built with ASan checks reference counts (REFCNT_CHECKING, see
- * libperf's rc_check.h): each reference to a dso is then a pointer of its
- * own.  This is the object they share, as RC_CHK_EQUAL() compares them;
- * without the checking, @dso itself.
- *
- * Return: the object's address as a number; 0 for a NULL @dso.
- */
-long flamegraph__dso_key(const struct dso *dso);
-
 /*
  * util/hashmap callbacks for the flame-graph units' tables: keys that are
  * NUL-terminated strings, compared by their text; and keys that are

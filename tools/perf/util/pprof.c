@@ -120,12 +120,6 @@ static inline size_t pprof__hash_combine(size_t hash, u64 value)
 	return hash * 31 + value;
 }
 
-/* A DSO as a key: the same under REFCNT_CHECKING, whichever reference. */
-static size_t pprof__dso_key(const struct dso *dso)
-{
-	return (size_t)RC_CHK_ACCESS((struct dso *)dso);
-}
-
 static size_t key_hash(long key, void *ctx __maybe_unused)
 {
 	return key;
@@ -149,7 +143,7 @@ static bool string_equal(long key1, long key2, void *ctx __maybe_unused)
 static size_t mapping_hash(long key, void *ctx __maybe_unused)
 {
 	const struct pprof_mapping *m = (const void *)key;
-	size_t hash = pprof__hash_combine(pprof__dso_key(m->dso), m->start);
+	size_t hash = pprof__hash_combine(dso__key(m->dso), m->start);
 
 	hash = pprof__hash_combine(hash, m->limit);
 	return pprof__hash_combine(hash, m->offset);
@@ -159,7 +153,7 @@ static bool mapping_equal(long a, long b, void *ctx __maybe_unused)
 {
 	const struct pprof_mapping *x = (const void *)a, *y = (const void *)b;
 
-	return pprof__dso_key(x->dso) == pprof__dso_key(y->dso) &&
+	return dso__key(x->dso) == dso__key(y->dso) &&
 	       x->start == y->start && x->limit == y->limit &&
 	       x->offset == y->offset;
 }
