@@ -1095,6 +1095,10 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 #endif
 	pfg->tool.id_index	 = perf_event__process_id_index;
 	pfg->tool.feature	 = process_feature_event;
+	/* perf_session__warn_about_errors() says what was lost, as in perf report. */
+	pfg->tool.lost		 = perf_event__process_lost;
+	pfg->tool.lost_samples	 = perf_event__process_lost_samples;
+	pfg->tool.aux		 = perf_event__process_aux;
 	pfg->tool.ordering_requires_timestamps = true;
 
 	pfg->session = perf_session__new(data, &pfg->tool);

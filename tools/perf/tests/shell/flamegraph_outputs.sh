@@ -756,6 +756,25 @@ test_stop() {
 	refute grep -qiE 'cannot write|broken pipe|wrote' "$d/pipe.err"
 }
 
+test_lost() {
+	echo "Lost events: said as perf report says them, the graph written"
+	local d="${workdir}/lost"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -o - perf test -w noploop 1 \
+		> "$d/pipe.data" 2> /dev/null
+	add_lost "$d/pipe.data" "$d/lost.data"
+	perf report -i "$d/lost.data" --stdio > /dev/null 2> "$d/report.err"
+	grep -q "^Processed [0-9]* events and lost 1 chunks!$" "$d/report.err"
+	for f in folded json; do
+		perf flamegraph -i "$d/lost.data" -o "$d/lost.$f" 2> "$d/$f.err"
+		grep -qx "$(grep "^Processed" "$d/report.err")" "$d/$f.err"
+	done
+	perf flamegraph -i "$d/pipe.data" -o "$d/pipe.folded" 2> "$d/pipe.err"
+	refute grep -q "^Processed" "$d/pipe.err"
+	cmp "$d/pipe.folded" "$d/lost.folded"
+}
+
 run_parts test_outputs test_template test_progress test_filters test_help \
 	test_offcpu test_record_command test_bad_input test_stdout_header \
-	test_cut_header test_record_end test_stop
+	test_cut_header test_record_end test_stop test_lost

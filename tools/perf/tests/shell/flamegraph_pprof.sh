@@ -700,5 +700,21 @@ test_bad_input() {
 	test "$(gzip -dc "$d/old.pb.gz" | head -c 1 | od -An -tx1 | tr -d ' ')" = 0a
 }
 
+test_lost() {
+	echo "Lost events: said as perf report says them, the same profile"
+	local d="${workdir}/lost"
+
+	mkdir "$d"
+	perf record -q -e cpu-clock -c 100000 -o - perf test -w noploop 1 \
+		> "$d/pipe.data" 2> /dev/null
+	add_lost "$d/pipe.data" "$d/lost.data"
+	perf data convert -i "$d/lost.data" --to-pprof "$d/lost.pb.gz" 2> "$d/lost.err"
+	grep -q "^Processed [0-9]* events and lost 1 chunks!$" "$d/lost.err"
+	perf data convert -i "$d/pipe.data" --to-pprof "$d/pipe.pb.gz" 2> "$d/pipe.err"
+	refute grep -q "^Processed" "$d/pipe.err"
+	cmp <(gzip -dc "$d/pipe.pb.gz") <(gzip -dc "$d/lost.pb.gz")
+}
+
 run_parts test_profile test_addresses test_traces test_inline test_disasm test_rebuilt \
-	test_merge test_hybrid test_names test_decl test_main test_vdso test_bad_input
+	test_merge test_hybrid test_names test_decl test_main test_vdso test_bad_input \
+	test_lost

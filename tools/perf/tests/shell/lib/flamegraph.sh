@@ -105,6 +105,19 @@ objdump_runs() {
 		'substr($0, length($0) - length(p) + 1) == p || index($0, b)' "$1"
 }
 
+# add_lost IN OUT: OUT is the pipe recording IN of one cpu-clock event
+# (sample_type IP|TID|TIME|ID) with a PERF_RECORD_LOST (type 2) of 7
+# events after it: its id and count, then the fields sample_id_all adds
+# for that sample_type: pid, tid, time and id.
+add_lost() {
+	perf evlist -v -i "$1" 2> /dev/null | grep -q "sample_type: IP|TID|TIME|ID," || return 1
+	cat "$1" > "$2"
+	python3 -c '
+import struct, sys
+body = struct.pack("<QQ", 0, 7) + struct.pack("<IIQQ", 1, 1, 1 << 62, 0)
+sys.stdout.buffer.write(struct.pack("<IHH", 2, 0, 8 + len(body)) + body)' >> "$2"
+}
+
 # refute COMMAND...: fail if COMMAND succeeds, which "! COMMAND" does not
 # do under set -e.
 refute() {
