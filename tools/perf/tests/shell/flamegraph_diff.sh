@@ -110,10 +110,10 @@ PY
 	# is perf script's sum of the periods.
 	for side in old new; do
 		awk -v c="$([ $side = old ] && echo 1 || echo 0)" \
-			'{ n += c ? $(NF - 1) : $NF } END { print n }' \
+			'{ n += c ? $(NF - 1) : $NF } END { printf "%.0f\n", n }' \
 			"$d/diff.folded" > "$d/$side.sum"
 		perf script -i "$d/$side.data" -F period 2> /dev/null |
-			awk '{ n += $1 } END { print n }' | cmp - "$d/$side.sum"
+			awk '{ n += $1 } END { printf "%.0f\n", n }' | cmp - "$d/$side.sum"
 	done
 	grep -q "^prog;.*;mix;[^;]* \[0x[0-9a-f]*\] [0-9]* [0-9]*$" "$d/diff.folded"
 	# HTML: the viewer's page with both weights (the browser test drives

@@ -77,8 +77,8 @@ PY
 			break
 		fi
 	done
-	all=$(awk '{ n += $NF } END { print n }' "$d/full.folded")
-	part=$(awk '{ n += $NF } END { print n }' "$d/cut.folded")
+	all=$(awk '{ n += $NF } END { printf "%.0f\n", n }' "$d/full.folded")
+	part=$(awk '{ n += $NF } END { printf "%.0f\n", n }' "$d/cut.folded")
 	grep -q "perf flamegraph: ${part} samples of 'cpu-clock'" "$d/cut.err"
 	test "${part}" -gt 0
 	test "${part}" -lt "${all}"
@@ -133,8 +133,8 @@ test_pipe_rebuilt() {
 	# The workload's samples are all there, under [unknown] frames of
 	# prog with address leaves: not one name or instruction from the new
 	# binary.
-	test "$(awk '/^prog;/ { n += $NF } END { print n }' "$d/same.folded")" -eq \
-	     "$(awk '/^prog;/ { n += $NF } END { print n }' "$d/new.folded")"
+	test "$(awk '/^prog;/ { n += $NF } END { printf "%.0f\n", n }' "$d/same.folded")" -eq \
+	     "$(awk '/^prog;/ { n += $NF } END { printf "%.0f\n", n }' "$d/new.folded")"
 	grep -q "^prog;.*;\[unknown\] (prog);\[0x[0-9a-f]*\] [0-9]*$" "$d/new.folded"
 	refute grep -q "^prog;.*\[unknown\] (prog);[^[;][^;]* [0-9]*$" "$d/new.folded"
 	no_names "$d/new.folded"
@@ -327,7 +327,7 @@ test_foreign_arch() {
 	# The same samples and frames as the native profile, leaves aside.
 	perf flamegraph -i "$d/x86.data" -o "$d/x86.nl.folded" 2> /dev/null
 	perf flamegraph -i "$d/arm.data" -o "$d/arm.nl.folded" 2> /dev/null
-	n=$(awk '{ n += $NF } END { print n }' "$d/x86.nl.folded")
+	n=$(awk '{ n += $NF } END { printf "%.0f\n", n }' "$d/x86.nl.folded")
 	test "$n" -gt 0
 	cmp "$d/x86.nl.folded" "$d/arm.nl.folded"
 	# --objdump: the one given decodes all of it, one run per binary.

@@ -93,9 +93,9 @@ PY
 	# as perf report gives them.
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/callee.folded" -g callee \
 		2> /dev/null
-	n=$(awk -F';' '$2 == "mix" { s += $NF } END { print s }' \
+	n=$(awk -F';' '$2 == "mix" { s += $NF } END { printf "%.0f\n", s }' \
 		<(sed 's/ \([0-9]*\)$/;\1/' "$d/callee.folded"))
-	test "$n" -eq "$(awk '/;mix;/ { s += $NF } END { print s }' "$d/fg.mix.folded")"
+	test "$n" -eq "$(awk '/;mix;/ { s += $NF } END { printf "%.0f\n", s }' "$d/fg.mix.folded")"
 	# The page says it is inverted, and which filters made it.
 	perf report --no-inline -i "$d/r.data" --flamegraph="$d/callee.html" -g callee \
 		--comms fgwork 2> /dev/null
@@ -434,7 +434,7 @@ test_periods() {
 	fg_check --data "$d/f.data" --json "$d/s.json" --dso faults --annotate
 	perf flamegraph -i "$d/f.data" --value samples --format folded \
 		-o "$d/s.folded" 2> /dev/null
-	test "$(awk '{ s += $NF } END { print s }' "$d/s.folded")" -eq \
+	test "$(awk '{ s += $NF } END { printf "%.0f\n", s }' "$d/s.folded")" -eq \
 		"$(perf script -i "$d/f.data" -F event 2> /dev/null | wc -l)"
 	refute perf flamegraph -i "$d/f.data" --value bogus -o "$d/x.json" \
 		2> "$d/err"
