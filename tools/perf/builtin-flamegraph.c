@@ -67,6 +67,9 @@ struct perf_flamegraph_event {
 	char			*name;
 	/* Its place in -e's list. */
 	int			nth;
+	/* What it counted, as perf diff pairs events (evsel_match()). */
+	u32			attr_type;
+	u64			attr_config;
 	/* What the writers say of it: its event, unit and view. */
 	struct flamegraph_labels labels;
 	struct strbuf		view;
@@ -341,6 +344,8 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	strbuf_init(&pfe->view, 0);
 	pfe->name = name;
 	pfe->nth = nth;
+	pfe->attr_type = evsel->core.attr.type;
+	pfe->attr_config = evsel->core.attr.config;
 	pfe->fg.sample_opts = (struct flamegraph_sample_opts){
 		.max_stack	= perf_flamegraph__max_stack(pfg, evsel),
 		.callchains	= symbol_conf.use_callchain,
@@ -1179,9 +1184,13 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	}
 	if (err)
 		goto out;
-	/* Two events' weights (ns against cycles) are said, not refused: cycles:P is cycles. */
-	if (strcmp(perf_flamegraph__labels(old.graphs[0])->event ?: "",
-		   perf_flamegraph__labels(pfg->graphs[0])->event ?: ""))
+	/*
+	 * Two events' weights (ns against cycles) are said, not refused;
+	 * events are one by what they count, as perf diff pairs them:
+	 * cpu/cycles/P is cycles.
+	 */
+	if (old.events[0]->attr_type != pfg->events[0]->attr_type ||
+	    old.events[0]->attr_config != pfg->events[0]->attr_config)
 		pr_warning("Warning: --diff: samples of '%s' in %s, of '%s' in %s\n",
 			   perf_flamegraph__labels(old.graphs[0])->event ?: "?", pfg->diff_base,
 			   perf_flamegraph__labels(pfg->graphs[0])->event ?: "?",

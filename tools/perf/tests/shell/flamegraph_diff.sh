@@ -137,6 +137,11 @@ PY
 	perf flamegraph --diff "$d/old.data" -i "$d/task.data" -o "$d/x.json" 2> "$d/err"
 	grep -q "^Warning: --diff: samples of 'cpu-clock' in $d/old.data, of 'task-clock' in" \
 		"$d/err"
+	# One event by two names (what it counts, perf diff's pairing): not.
+	perf record -q -e cpu-clock:u -c 100000 -g -o "$d/user.data" "$d/prog" 100 2> /dev/null
+	perf flamegraph --diff "$d/old.data" -i "$d/user.data" -o "$d/x.json" 2> "$d/err"
+	grep -q "samples of 'cpu-clock' before ($d/old.data), [0-9]* after" "$d/err"
+	refute grep -q "^Warning: --diff" "$d/err"
 }
 
 test_diff_rebuild() {
