@@ -1048,6 +1048,7 @@ static int perf_flamegraph__pprof(struct perf_flamegraph *pfg, struct perf_data 
 		/* The binaries' names, for each Function's system_name. */
 		.demangle	= symbol_conf.demangle,
 		.setup_callchain = perf_flamegraph__setup_callchain,
+		.tool		= "perf flamegraph",
 	};
 	int err;
 

@@ -414,12 +414,19 @@ static int convert_pprof__write(struct convert_pprof *c, const char *path)
 	err = fp ? pprof_profile__write(pp, perf_session__env(c->session), fp) : -EIO;
 	err = flamegraph_output__close(&out, err);
 	flamegraph_output__exit(&out);
-	if (!err && !quiet)
+	if (err || quiet)
+		return err;
+	if (c->opts->tool)
+		fprintf(stderr, "%s: %" PRIu64
+			" samples of '%s', %zu locations, wrote %s (pprof)\n",
+			c->opts->tool, pp->nr_samples, pp->event, pp->nr_locations,
+			strcmp(path, "-") ? path : "stdout");
+	else
 		fprintf(stderr, "[ perf data convert: Converted '%s' into pprof '%s': %" PRIu64
 			" samples of '%s', %zu locations in %zu mappings ]\n",
 			c->session->data->path, strcmp(path, "-") ? path : "stdout",
 			pp->nr_samples, pp->event, pp->nr_locations, pp->nr_mappings);
-	return err;
+	return 0;
 }
 
 /* What the options ask of the session: -e's event, --cpu, --time, -g. */

@@ -702,7 +702,7 @@ test_bad_input() {
 
 test_lost() {
 	echo "Lost events: said as perf report says them, the same profile"
-	local d="${workdir}/lost"
+	local d="${workdir}/lost" n want
 
 	mkdir "$d"
 	perf record -q -e cpu-clock -c 100000 -o - perf test -w noploop 1 \
@@ -713,6 +713,14 @@ test_lost() {
 	perf data convert -i "$d/pipe.data" --to-pprof "$d/pipe.pb.gz" 2> "$d/pipe.err"
 	refute grep -q "^Processed" "$d/pipe.err"
 	cmp <(gzip -dc "$d/pipe.pb.gz") <(gzip -dc "$d/lost.pb.gz")
+	# perf flamegraph says what it wrote in its own words, not perf data
+	# convert's: the same samples.
+	n=$(sed -n "s/.*': \([0-9]*\) samples of 'cpu-clock'.*/\1/p" "$d/pipe.err")
+	test -n "$n"
+	perf flamegraph -i "$d/lost.data" -o "$d/fg.pb.gz" 2> "$d/fg.err"
+	grep -q "^Processed [0-9]* events and lost 1 chunks!$" "$d/fg.err"
+	want="perf flamegraph: $n samples of 'cpu-clock', [0-9]* locations,"
+	grep -qx "${want} wrote $d/fg.pb.gz (pprof)" "$d/fg.err"
 }
 
 run_parts test_profile test_addresses test_traces test_inline test_disasm test_rebuilt \
