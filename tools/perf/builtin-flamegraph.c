@@ -75,8 +75,11 @@ struct perf_flamegraph_event {
 	struct strbuf		view;
 };
 
-struct perf_flamegraph {
-	struct perf_tool	tool;
+/*
+ * What reading one recording makes: -i's, or --diff's recording before;
+ * perf_flamegraph__close() lets go of it all.
+ */
+struct perf_flamegraph_input {
 	struct perf_session	*session;
 	/*
 	 * The graphs made, in the order of their first samples; once the
@@ -92,6 +95,19 @@ struct perf_flamegraph {
 	struct dso		**replaced;
 	int			nr_replaced;
 	size_t			alloc_replaced;
+	/* --time's ranges, as perf report parses them. */
+	struct perf_time_interval *ptime_range;
+	int			range_size;
+	int			range_num;
+	u64			nr_other_event;
+	/* All graphs' struct flamegraph_stats', once the events are read. */
+	u64			nr_resolved;	/* not from a remembered stack */
+	u64			nr_by_callers;	/* of which only the IP resolved */
+};
+
+struct perf_flamegraph {
+	struct perf_tool	tool;
+	struct perf_flamegraph_input in;
 	/* --diff: the graph before, whose warnings are not said again. */
 	struct flamegraph	*warned_with;
 	struct flamegraph_output out;
@@ -112,9 +128,6 @@ struct perf_flamegraph {
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
 	const char		*time_str;
-	struct perf_time_interval *ptime_range;
-	int			range_size;
-	int			range_num;
 	bool			asm_leaves;
 	/* With --asm, no objdump for the recording's architecture. */
 	bool			no_objdump;
@@ -129,10 +142,6 @@ struct perf_flamegraph {
 	bool			cpu_label;
 	int			max_stack;	/* --max-stack's, INT_MAX if not given */
 	bool			bad_option;	/* found only once the input was read */
-	u64			nr_other_event;
-	/* All graphs' struct flamegraph_stats', once the events are read. */
-	u64			nr_resolved;	/* not from a remembered stack */
-	u64			nr_by_callers;	/* of which only the IP resolved */
 	/* When they began: events, decoding, finish, write. */
 	u64			phases[4];
 };
@@ -319,18 +328,18 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 			goto out_nomem;
 	}
 	/* The other instance of a hybrid event, or of -e's, made it. */
-	for (i = 0; i < pfg->nr_events; i++) {
+	for (i = 0; i < pfg->in.nr_events; i++) {
 		if ((pfg->nr_event_names || strcmp(name, evsel__name(evsel))) &&
-		    !strcmp(pfg->events[i]->name, name)) {
+		    !strcmp(pfg->in.events[i]->name, name)) {
 			free(name);
-			evsel->priv = pfg->events[i];
+			evsel->priv = pfg->in.events[i];
 			return evsel->priv;
 		}
 	}
-	if (flamegraph__grow(&pfg->events, &pfg->alloc_events, pfg->nr_events + 1,
-			     sizeof(*pfg->events)))
+	if (flamegraph__grow(&pfg->in.events, &pfg->in.alloc_events, pfg->in.nr_events + 1,
+			     sizeof(*pfg->in.events)))
 		goto out_free;
-	events = pfg->events;
+	events = pfg->in.events;
 	pfe = zalloc(sizeof(*pfe));
 	if (!pfe || flamegraph__init(&pfe->fg, pfg->weight)) {
 		free(pfe);
@@ -355,7 +364,7 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	};
 	pfe->labels.event = pfe->name;
 	pfe->labels.unit = evsel__period_unit(evsel);
-	events[pfg->nr_events++] = pfe;
+	events[pfg->in.nr_events++] = pfe;
 	evsel->priv = pfe;
 	return pfe;
 out_free:
@@ -372,7 +381,7 @@ static bool perf_flamegraph__wanted(struct perf_flamegraph *pfg,
 {
 	if ((pfg->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
 			       !test_bit(sample->cpu, pfg->cpu_bitmap))) ||
-	    perf_time__ranges_skip_sample(pfg->ptime_range, pfg->range_num,
+	    perf_time__ranges_skip_sample(pfg->in.ptime_range, pfg->in.range_num,
 					  sample->time)) {
 		pfe->fg.stats.nr_filtered++;
 		return false;
@@ -391,7 +400,7 @@ static int process_sample_event(const struct perf_tool *tool,
 
 	pfe = perf_flamegraph__event(pfg, sample->evsel, &ret);
 	if (!pfe) {
-		pfg->nr_other_event++;
+		pfg->in.nr_other_event++;
 		return ret;
 	}
 	if (!perf_flamegraph__wanted(pfg, pfe, sample))
@@ -413,9 +422,9 @@ static void perf_flamegraph__check_dso(struct perf_flamegraph *pfg,
 	if (!dso__reject_if_replaced(dso, why, sizeof(why)))
 		return;
 	/* Remembered so that the graph written warns of it no more. */
-	if (!flamegraph__grow(&pfg->replaced, &pfg->alloc_replaced, pfg->nr_replaced + 1,
-			      sizeof(*pfg->replaced)))
-		pfg->replaced[pfg->nr_replaced++] = dso__get(dso);
+	if (!flamegraph__grow(&pfg->in.replaced, &pfg->in.alloc_replaced, pfg->in.nr_replaced + 1,
+			      sizeof(*pfg->in.replaced)))
+		pfg->in.replaced[pfg->in.nr_replaced++] = dso__get(dso);
 	pr_warning("Warning: %s: %s, and the recording has no build-id to find the binary that ran; its frames show [unknown]%s\n",
 		   dso__long_name(dso), why,
 		   pfg->asm_leaves ? " and its instruction leaves addresses" : "");
@@ -431,8 +440,8 @@ static void perf_flamegraph__forget(const struct perf_tool *tool, s32 pid)
 	struct perf_flamegraph *pfg = container_of(tool, struct perf_flamegraph, tool);
 	int i;
 
-	for (i = 0; i < pfg->nr_events; i++)
-		flamegraph__forget_stacks(&pfg->events[i]->fg, pid);
+	for (i = 0; i < pfg->in.nr_events; i++)
+		flamegraph__forget_stacks(&pfg->in.events[i]->fg, pid);
 }
 
 static int process_mmap_event(const struct perf_tool *tool, union perf_event *event,
@@ -512,7 +521,7 @@ static int process_attr(const struct perf_tool *tool, union perf_event *event,
 	int err = perf_event__process_attr(tool, event, pevlist);
 
 	if (!err)
-		perf_flamegraph__setup_callchain(pfg->session);
+		perf_flamegraph__setup_callchain(pfg->in.session);
 	return err;
 }
 
@@ -558,15 +567,15 @@ static struct flamegraph_labels *perf_flamegraph__labels(struct flamegraph *fg)
 
 static int perf_flamegraph__write(struct perf_flamegraph *pfg)
 {
-	struct flamegraph_labels *labels = calloc(pfg->nr_graphs, sizeof(*labels));
+	struct flamegraph_labels *labels = calloc(pfg->in.nr_graphs, sizeof(*labels));
 	int err, i;
 
 	if (!labels)
 		return -ENOMEM;
-	for (i = 0; i < pfg->nr_graphs; i++)
-		labels[i] = *perf_flamegraph__labels(pfg->graphs[i]);
-	err = flamegraph__write_session(&pfg->out, pfg->graphs, labels, pfg->nr_graphs,
-					pfg->format, pfg->session, pfg->template);
+	for (i = 0; i < pfg->in.nr_graphs; i++)
+		labels[i] = *perf_flamegraph__labels(pfg->in.graphs[i]);
+	err = flamegraph__write_session(&pfg->out, pfg->in.graphs, labels, pfg->in.nr_graphs,
+					pfg->format, pfg->in.session, pfg->template);
 	free(labels);
 	return err;
 }
@@ -687,12 +696,12 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 	struct perf_flamegraph_event *pfe;
 	int i;
 
-	perf_flamegraph__warn(pfg, pfg->graphs, pfg->nr_graphs);
+	perf_flamegraph__warn(pfg, pfg->in.graphs, pfg->in.nr_graphs);
 	if (quiet)
 		return;
 	fputs("perf flamegraph: ", stderr);
-	for (i = 0; i < pfg->nr_events; i++) {
-		pfe = pfg->events[i];
+	for (i = 0; i < pfg->in.nr_events; i++) {
+		pfe = pfg->in.events[i];
 		fprintf(stderr, "%s%" PRIu64 " samples of '%s'", i ? "; " : "",
 			pfe->fg.nr_samples, pfe->name);
 		if (pfe->fg.stats.nr_filtered || pfe->fg.stats.nr_unresolved)
@@ -701,9 +710,9 @@ static void perf_flamegraph__summary(struct perf_flamegraph *pfg)
 		fprintf(stderr, ", %" PRIu64 " frames, %" PRIu64 " instruction leaves",
 			pfe->fg.nr_nodes - 1, pfe->fg.nr_leaves);
 	}
-	if (pfg->nr_other_event)
+	if (pfg->in.nr_other_event)
 		fprintf(stderr, ", %" PRIu64 " samples of other events skipped",
-			pfg->nr_other_event);
+			pfg->in.nr_other_event);
 	fprintf(stderr, ", wrote %s (%s)\n",
 		strcmp(pfg->output, "-") ? pfg->output : "stdout",
 		flamegraph_format__name(pfg->format));
@@ -732,35 +741,36 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 
 	if (!pfg->nr_event_names) {
 		/* The first with samples, else the first seen, for its numbers. */
-		evlist__for_each_entry(pfg->session->evlist, pos) {
+		evlist__for_each_entry(pfg->in.session->evlist, pos) {
 			pfe = IS_ERR_OR_NULL(pos->priv) ? NULL : pos->priv;
 			if (pfe && (!chosen || (!chosen->fg.nr_samples && pfe->fg.nr_samples)))
 				chosen = pfe;
 		}
 	}
-	for (i = 0; i < pfg->nr_events; i++) {
-		pfe = pfg->events[i];
-		pfg->nr_resolved += pfe->fg.stats.nr_resolved;
-		pfg->nr_by_callers += pfe->fg.stats.nr_by_callers;
+	for (i = 0; i < pfg->in.nr_events; i++) {
+		pfe = pfg->in.events[i];
+		pfg->in.nr_resolved += pfe->fg.stats.nr_resolved;
+		pfg->in.nr_by_callers += pfe->fg.stats.nr_by_callers;
 		if (!pfg->nr_event_names && pfe != chosen) {
-			pfg->nr_other_event += pfe->fg.nr_samples + pfe->fg.stats.nr_filtered +
+			pfg->in.nr_other_event += pfe->fg.nr_samples + pfe->fg.stats.nr_filtered +
 					       pfe->fg.stats.nr_unresolved;
 			perf_flamegraph_event__delete(pfe);
 			continue;
 		}
-		pfg->events[pfg->nr_graphs++] = pfe;
+		pfg->in.events[pfg->in.nr_graphs++] = pfe;
 	}
-	pfg->nr_events = pfg->nr_graphs;
+	pfg->in.nr_events = pfg->in.nr_graphs;
 	/* The samples are all read: nothing asks an evsel for its graph again. */
-	evlist__for_each_entry(pfg->session->evlist, pos)
+	evlist__for_each_entry(pfg->in.session->evlist, pos)
 		pos->priv = NULL;
 	/* A pipe's events are all known now. */
-	if (!perf_flamegraph__events_in(pfg, pfg->session))
+	if (!perf_flamegraph__events_in(pfg, pfg->in.session))
 		return -EINVAL;
-	qsort(pfg->events, pfg->nr_events, sizeof(*pfg->events), perf_flamegraph_event__cmp);
+	qsort(pfg->in.events, pfg->in.nr_events, sizeof(*pfg->in.events),
+	      perf_flamegraph_event__cmp);
 	/* Each graph to show has samples: -e's events', else the chosen one. */
 	for (i = 0; i < max(pfg->nr_event_names, 1); i++) {
-		pfe = i < pfg->nr_events ? pfg->events[i] : NULL;
+		pfe = i < pfg->in.nr_events ? pfg->in.events[i] : NULL;
 		if (pfe && pfe->nth != i)
 			pfe = NULL;
 		if (!pfe || !pfe->fg.nr_samples) {
@@ -768,22 +778,22 @@ static int perf_flamegraph__choose_graphs(struct perf_flamegraph *pfg)
 			       PRIu64 " unresolved)\n",
 			       pfe ? pfe->name : pfg->nr_event_names ? pfg->event_names[i] :
 			       "any event",
-			       pfg->session->data->path, pfe ? pfe->fg.stats.nr_filtered : 0,
+			       pfg->in.session->data->path, pfe ? pfe->fg.stats.nr_filtered : 0,
 			       pfe ? pfe->fg.stats.nr_unresolved : 0);
 			return -ENODATA;
 		}
 	}
-	pfg->graphs = calloc(pfg->nr_events, sizeof(*pfg->graphs));
-	if (!pfg->graphs)
+	pfg->in.graphs = calloc(pfg->in.nr_events, sizeof(*pfg->in.graphs));
+	if (!pfg->in.graphs)
 		return -ENOMEM;
-	for (i = 0; i < pfg->nr_events && !err; i++) {
-		pfe = pfg->events[i];
-		pfg->graphs[i] = &pfe->fg;
+	for (i = 0; i < pfg->in.nr_events && !err; i++) {
+		pfe = pfg->in.events[i];
+		pfg->in.graphs[i] = &pfe->fg;
 		if (i || pfg->warned_with)
-			flamegraph__share_warnings(&pfe->fg, i ? pfg->graphs[0] :
+			flamegraph__share_warnings(&pfe->fg, i ? pfg->in.graphs[0] :
 						   pfg->warned_with);
-		for (j = 0; j < pfg->nr_replaced; j++)
-			flamegraph__warn_once(&pfe->fg, pfg->replaced[j], /*kernel=*/false);
+		for (j = 0; j < pfg->in.nr_replaced; j++)
+			flamegraph__warn_once(&pfe->fg, pfg->in.replaced[j], /*kernel=*/false);
 		err = perf_flamegraph_event__view(pfg, pfe);
 	}
 	return err;
@@ -883,7 +893,7 @@ static void perf_flamegraph__die(void)
 /* The session's samples into finished graphs: what is written or compared. */
 static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 {
-	struct perf_session *session = pfg->session;
+	struct perf_session *session = pfg->in.session;
 	unsigned int nr_functions;
 	u64 *t = pfg->phases;
 	int err, i;
@@ -894,8 +904,8 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 			return err;
 	}
 	if (pfg->time_str) {
-		err = perf_time__parse_for_ranges(pfg->time_str, session, &pfg->ptime_range,
-						  &pfg->range_size, &pfg->range_num);
+		err = perf_time__parse_for_ranges(pfg->time_str, session, &pfg->in.ptime_range,
+						  &pfg->in.range_size, &pfg->in.range_num);
 		if (err < 0) {
 			/* Said in words by perf: a bad command line. */
 			pfg->bad_option = true;
@@ -925,14 +935,14 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 		pfg->no_objdump = flamegraph__lookup_objdump(perf_session__env(session),
 							     &annotate_opts.objdump_path) < 0;
 	nr_functions = perf_flamegraph__functions(pfg) ? pfg->annotate_functions : 0;
-	for (i = 0; i < pfg->nr_graphs && pfg->asm_leaves && !err; i++)
-		err = flamegraph__add_code(pfg->graphs[i], perf_session__env(session),
+	for (i = 0; i < pfg->in.nr_graphs && pfg->asm_leaves && !err; i++)
+		err = flamegraph__add_code(pfg->in.graphs[i], perf_session__env(session),
 					   pfg->format, pfg->no_objdump, nr_functions);
 	if (err)
 		return err;
 	t[2] = rdclock();
-	for (i = 0; i < pfg->nr_graphs && !err; i++)
-		err = flamegraph__finish(pfg->graphs[i]);
+	for (i = 0; i < pfg->in.nr_graphs && !err; i++)
+		err = flamegraph__finish(pfg->in.graphs[i]);
 	if (err)
 		return err;
 	t[3] = rdclock();
@@ -955,8 +965,8 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
 		 (end - t[3]) / 1e6);
 	pr_debug("perf flamegraph: %llu samples resolved (%llu of them under callers seen before), the others counted where a sample of the same stack went\n",
-		 (unsigned long long)pfg->nr_resolved,
-		 (unsigned long long)pfg->nr_by_callers);
+		 (unsigned long long)pfg->in.nr_resolved,
+		 (unsigned long long)pfg->in.nr_by_callers);
 	perf_flamegraph__summary(pfg);
 	return 0;
 }
@@ -1107,14 +1117,14 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 	pfg->tool.aux		 = perf_event__process_aux;
 	pfg->tool.ordering_requires_timestamps = true;
 
-	pfg->session = perf_session__new(data, &pfg->tool);
-	if (IS_ERR(pfg->session)) {
-		err = PTR_ERR(pfg->session);
-		pfg->session = NULL;
+	pfg->in.session = perf_session__new(data, &pfg->tool);
+	if (IS_ERR(pfg->in.session)) {
+		err = PTR_ERR(pfg->in.session);
+		pfg->in.session = NULL;
 		return err;
 	}
 	symbol_conf.try_vmlinux_path = true;
-	return symbol__init(perf_session__env(pfg->session));
+	return symbol__init(perf_session__env(pfg->in.session));
 }
 
 /*
@@ -1123,21 +1133,7 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
  */
 static void perf_flamegraph__forget_input(struct perf_flamegraph *pfg)
 {
-	pfg->session = NULL;
-	pfg->events = NULL;
-	pfg->nr_events = 0;
-	pfg->alloc_events = 0;
-	pfg->graphs = NULL;
-	pfg->nr_graphs = 0;
-	pfg->replaced = NULL;
-	pfg->nr_replaced = 0;
-	pfg->alloc_replaced = 0;
-	pfg->ptime_range = NULL;
-	pfg->range_size = 0;
-	pfg->range_num = 0;
-	pfg->nr_other_event = 0;
-	pfg->nr_resolved = 0;
-	pfg->nr_by_callers = 0;
+	memset(&pfg->in, 0, sizeof(pfg->in));
 }
 
 /* What perf_flamegraph__open() and reading the session made. */
@@ -1145,15 +1141,15 @@ static void perf_flamegraph__close(struct perf_flamegraph *pfg)
 {
 	int i;
 
-	perf_session__delete(pfg->session);
-	for (i = 0; i < pfg->nr_events; i++)
-		perf_flamegraph_event__delete(pfg->events[i]);
-	free(pfg->events);
-	free(pfg->graphs);
-	for (i = 0; i < pfg->nr_replaced; i++)
-		dso__put(pfg->replaced[i]);
-	free(pfg->replaced);
-	free(pfg->ptime_range);
+	perf_session__delete(pfg->in.session);
+	for (i = 0; i < pfg->in.nr_events; i++)
+		perf_flamegraph_event__delete(pfg->in.events[i]);
+	free(pfg->in.events);
+	free(pfg->in.graphs);
+	for (i = 0; i < pfg->in.nr_replaced; i++)
+		dso__put(pfg->in.replaced[i]);
+	free(pfg->in.replaced);
+	free(pfg->in.ptime_range);
 	perf_flamegraph__forget_input(pfg);
 }
 
@@ -1169,7 +1165,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	struct perf_data data = {
 		.path  = pfg->diff_base,
 		.mode  = PERF_DATA_MODE_READ,
-		.force = pfg->session->data->force,
+		.force = pfg->in.session->data->force,
 	};
 	FILE *fp;
 	int err;
@@ -1180,7 +1176,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	if (!err)
 		err = perf_flamegraph__build(&old);
 	if (!err) {
-		pfg->warned_with = old.graphs[0];
+		pfg->warned_with = old.in.graphs[0];
 		err = perf_flamegraph__build(pfg);
 	}
 	if (err)
@@ -1190,20 +1186,20 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	 * events are one by what they count, as perf diff pairs them:
 	 * cpu/cycles/P is cycles.
 	 */
-	if (old.events[0]->attr_type != pfg->events[0]->attr_type ||
-	    old.events[0]->attr_config != pfg->events[0]->attr_config)
+	if (old.in.events[0]->attr_type != pfg->in.events[0]->attr_type ||
+	    old.in.events[0]->attr_config != pfg->in.events[0]->attr_config)
 		pr_warning("Warning: --diff: samples of '%s' in %s, of '%s' in %s\n",
-			   perf_flamegraph__labels(old.graphs[0])->event ?: "?", pfg->diff_base,
-			   perf_flamegraph__labels(pfg->graphs[0])->event ?: "?",
-			   pfg->session->data->path);
-	diff.old = old.graphs[0];
-	diff.new = pfg->graphs[0];
+			   perf_flamegraph__labels(old.in.graphs[0])->event ?: "?", pfg->diff_base,
+			   perf_flamegraph__labels(pfg->in.graphs[0])->event ?: "?",
+			   pfg->in.session->data->path);
+	diff.old = old.in.graphs[0];
+	diff.new = pfg->in.graphs[0];
 	graphs[0] = diff.old;
 	graphs[1] = diff.new;
 	pfg->debuginfod_failed |= old.debuginfod_failed;
 	perf_flamegraph__warn(pfg, graphs, 2);
 	diff.old_path = pfg->diff_base;
-	diff.new_path = pfg->session->data->path;
+	diff.new_path = pfg->in.session->data->path;
 	diff.labels = perf_flamegraph__labels(diff.new);
 	/* Instruction leaves are paired across a rebuild only with --asm. */
 	diff.align = pfg->asm_leaves;
@@ -1222,9 +1218,9 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	if (!err && !quiet)
 		fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s' before (%s), %" PRIu64
 			" after (%s), wrote %s (%s, two weights)\n",
-			old.graphs[0]->nr_samples,
-			perf_flamegraph__labels(old.graphs[0])->event ?: "?", pfg->diff_base,
-			pfg->graphs[0]->nr_samples, pfg->session->data->path,
+			old.in.graphs[0]->nr_samples,
+			perf_flamegraph__labels(old.in.graphs[0])->event ?: "?", pfg->diff_base,
+			pfg->in.graphs[0]->nr_samples, pfg->in.session->data->path,
 			strcmp(pfg->output, "-") ? pfg->output : "stdout",
 			flamegraph_format__name(pfg->format));
 out:
