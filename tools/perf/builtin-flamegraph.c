@@ -355,6 +355,9 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	pfe->nth = nth;
 	pfe->attr_type = evsel->core.attr.type;
 	pfe->attr_config = evsel->core.attr.config;
+	/* A hybrid machine's core PMU is in the upper bits: one event on each. */
+	if (pfe->attr_type == PERF_TYPE_HARDWARE || pfe->attr_type == PERF_TYPE_HW_CACHE)
+		pfe->attr_config &= PERF_HW_EVENT_MASK;
 	pfe->fg.sample_opts = (struct flamegraph_sample_opts){
 		.max_stack	= perf_flamegraph__max_stack(pfg, evsel),
 		.callchains	= symbol_conf.use_callchain,
@@ -1111,10 +1114,6 @@ static int perf_flamegraph__open(struct perf_flamegraph *pfg, struct perf_data *
 #endif
 	pfg->tool.id_index	 = perf_event__process_id_index;
 	pfg->tool.feature	 = process_feature_event;
-	/* perf_session__warn_about_errors() says what was lost, as in perf report. */
-	pfg->tool.lost		 = perf_event__process_lost;
-	pfg->tool.lost_samples	 = perf_event__process_lost_samples;
-	pfg->tool.aux		 = perf_event__process_aux;
 	pfg->tool.ordering_requires_timestamps = true;
 
 	pfg->in.session = perf_session__new(data, &pfg->tool);

@@ -509,10 +509,6 @@ int bt_convert__perf2pprof(const char *input, const char *to_pprof,
 #endif
 	c.tool.id_index		= perf_event__process_id_index;
 	c.tool.feature		= perf_event__process_feature;
-	/* perf_session__warn_about_errors() says what was lost, as in perf report. */
-	c.tool.lost		= perf_event__process_lost;
-	c.tool.lost_samples	= perf_event__process_lost_samples;
-	c.tool.aux		= perf_event__process_aux;
 	c.tool.ordering_requires_timestamps = true;
 
 	c.session = perf_session__new(&data, &c.tool);

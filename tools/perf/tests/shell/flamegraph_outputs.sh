@@ -301,7 +301,9 @@ test_record_command() {
 	test "${st}" -ne 0
 	grep -q "^record -o: the recording is perf flamegraph's input, named with -i" "$d/o.err"
 	test "$(wc -l < "$d/o.err")" -eq 1
-	test ! -e "$d/o.data" && test ! -e "$d/elsewhere.data" && test ! -e "$d/o.folded"
+	test ! -e "$d/o.data"
+	test ! -e "$d/elsewhere.data"
+	test ! -e "$d/o.folded"
 	# "--" and nothing after it: no command, nothing recorded.
 	st=0
 	perf flamegraph -i "$d/o.data" -o "$d/o.folded" -- 2> "$d/o.err" || st=$?
@@ -415,7 +417,8 @@ test_bad_input() {
 		# shellcheck disable=SC2086
 		perf flamegraph ${t#* } -o "${keep}" 2> /dev/null || st=$?
 		if [ "${t%% *}" = E ]; then
-			test "${st}" -ne 0 && test "${st}" -ne 129
+			test "${st}" -ne 0
+			test "${st}" -ne 129
 		else
 			test "${st}" -eq "${t%% *}"
 		fi

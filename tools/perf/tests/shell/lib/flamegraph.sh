@@ -110,7 +110,10 @@ objdump_runs() {
 # events after it: its id and count, then the fields sample_id_all adds
 # for that sample_type: pid, tid, time and id.
 add_lost() {
-	perf evlist -v -i "$1" 2> /dev/null | grep -q "sample_type: IP|TID|TIME|ID," || return 1
+	if ! perf evlist -v -i "$1" 2> /dev/null | grep -q "sample_type: IP|TID|TIME|ID,"; then
+		echo "add_lost: $1's sample_type is not IP|TID|TIME|ID"
+		return 1
+	fi
 	cat "$1" > "$2"
 	python3 -c '
 import struct, sys
