@@ -29,7 +29,11 @@ if ! perf version --build-options | grep -q 'libpython: .*on'; then
 fi
 command -v cc > /dev/null || { echo "Skip: no C compiler"; cleanup; exit 2; }
 
-cc -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+# x86 fuses the loop's branch back with its cmp: a jmp is sampled instead.
+jmp=
+case "$(uname -m)" in x86_64|i?86) jmp=-DSPIN_JMP ;; esac
+# shellcheck disable=SC2086
+cc -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer ${jmp} \
 	-o "${workdir}/prog" "${shelldir}/lib/script_python_names.c"
 # The symbol table holds the byte 0xad as it was given.
 nm "${workdir}/prog" | LC_ALL=C grep -q "$(printf 'sp\255in')"

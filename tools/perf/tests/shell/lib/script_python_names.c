@@ -4,10 +4,10 @@
  * symbol is "sp\xadin", not UTF-8 (gas takes a quoted name byte for byte).
  * Called through a pointer, as gas can't take such a name as the operand
  * of a call; the empty asm keeps the compiler from dropping the work.
- * Its loop (built with -O1) is a few register instructions and, on x86,
- * a jmp, which names "sp\xadin" as its target: x86's branch back is fused
- * with its cmp (the CPU retires them as one, a timer's sample never lands
- * on it), a jmp is not.
+ * Its loop (built with -O1) is a few register instructions and, with
+ * SPIN_JMP (x86), a jmp, which names "sp\xadin" as its target: x86's
+ * branch back is fused with its cmp (the CPU retires them as one, a
+ * timer's sample never lands on it), a jmp is not.
  */
 #include <stdlib.h>
 
@@ -20,7 +20,7 @@ unsigned long spin(unsigned long n)
 	asm volatile("" : : "r" (__builtin_frame_address(0)));
 	for (i = 0; i < n; i++) {
 		x += (x >> 3) ^ i;
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef SPIN_JMP
 		asm goto("jmp %l[next]" : : : : next);
 next:
 		;
