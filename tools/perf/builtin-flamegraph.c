@@ -67,9 +67,8 @@ struct perf_flamegraph_event {
 	char			*name;
 	/* Its place in -e's list. */
 	int			nth;
-	/* What it counted, as perf diff pairs events (evsel_match()). */
-	u32			attr_type;
-	u64			attr_config;
+	/* Its first evsel, the session's: what it counts, for --diff. */
+	struct evsel		*evsel;
 	/* What the writers say of it: its event, unit and view. */
 	struct flamegraph_labels labels;
 	struct strbuf		view;
@@ -353,11 +352,7 @@ static struct perf_flamegraph_event *perf_flamegraph__event(struct perf_flamegra
 	strbuf_init(&pfe->view, 0);
 	pfe->name = name;
 	pfe->nth = nth;
-	pfe->attr_type = evsel->core.attr.type;
-	pfe->attr_config = evsel->core.attr.config;
-	/* A hybrid machine's core PMU is in the upper bits: one event on each. */
-	if (pfe->attr_type == PERF_TYPE_HARDWARE || pfe->attr_type == PERF_TYPE_HW_CACHE)
-		pfe->attr_config &= PERF_HW_EVENT_MASK;
+	pfe->evsel = evsel;
 	pfe->fg.sample_opts = (struct flamegraph_sample_opts){
 		.max_stack	= perf_flamegraph__max_stack(pfg, evsel),
 		.callchains	= symbol_conf.use_callchain,
@@ -1182,11 +1177,11 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 		goto out;
 	/*
 	 * Two events' weights (ns against cycles) are said, not refused;
-	 * events are one by what they count, as perf diff pairs them:
-	 * cpu/cycles/P is cycles.
+	 * events are one by what they count (__evsel__match(), a hybrid
+	 * PMU's bits aside), as perf diff pairs them: cpu/cycles/P is cycles.
 	 */
-	if (old.in.events[0]->attr_type != pfg->in.events[0]->attr_type ||
-	    old.in.events[0]->attr_config != pfg->in.events[0]->attr_config)
+	if (!__evsel__match(pfg->in.events[0]->evsel, old.in.events[0]->evsel->core.attr.type,
+			    old.in.events[0]->evsel->core.attr.config))
 		pr_warning("Warning: --diff: samples of '%s' in %s, of '%s' in %s\n",
 			   perf_flamegraph__labels(old.in.graphs[0])->event ?: "?", pfg->diff_base,
 			   perf_flamegraph__labels(pfg->in.graphs[0])->event ?: "?",
