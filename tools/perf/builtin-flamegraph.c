@@ -28,6 +28,7 @@
 #include "util/header.h"
 #include "util/machine.h"
 #include "util/map.h"
+#include "util/output-file.h"
 #include "util/path.h"
 #include "util/session.h"
 #include "util/strbuf.h"
@@ -109,7 +110,7 @@ struct perf_flamegraph {
 	struct perf_flamegraph_input in;
 	/* --diff: the graph before, whose warnings are not said again. */
 	struct flamegraph	*warned_with;
-	struct flamegraph_output out;
+	struct output_file out;
 	const char		*output;
 	/* --diff's recording: the graph before, this one's after. */
 	const char		*diff_base;
@@ -988,14 +989,6 @@ static bool input_is_readable(const char *path)
 	return false;
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /*
  * --debuginfod: before any DSO's symbols load, a pass over the events
  * marks the DSOs of the samples' IPs and callchains, as perf buildid-list
@@ -1197,7 +1190,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 	diff.labels = perf_flamegraph__labels(diff.new);
 	/* Instruction leaves are paired across a rebuild only with --asm. */
 	diff.align = pfg->asm_leaves;
-	fp = flamegraph_output__open(&pfg->out);
+	fp = output_file__open(&pfg->out);
 	if (!fp) {
 		err = -EIO;
 		goto out;
@@ -1208,7 +1201,7 @@ static int perf_flamegraph__diff(struct perf_flamegraph *pfg)
 		err = flamegraph_diff__write_folded(&diff, fp);
 	else
 		err = flamegraph_diff__write_html(&diff, fp);
-	err = flamegraph_output__close(&pfg->out, err);
+	err = output_file__close(&pfg->out, err);
 	if (!err && !quiet)
 		fprintf(stderr, "perf flamegraph: %" PRIu64 " samples of '%s' before (%s), %" PRIu64
 			" after (%s), wrote %s (%s, two weights)\n",
@@ -1395,11 +1388,8 @@ int cmd_flamegraph(int argc, const char **argv)
 			pr_err("--diff: compares one event\n");
 			goto out_usage;
 		}
-		if (strcmp(pfg.output, "-") && same_file(pfg.diff_base, pfg.output)) {
-			pr_err("the output %s is the --diff input: refusing to overwrite it\n",
-			       pfg.output);
+		if (output_file__refuse_input(pfg.output, pfg.diff_base))
 			goto out_usage;
-		}
 	}
 	if (pfg.cpu_label && pfg.format != FLAMEGRAPH_PPROF) {
 		pr_err("--cpu-label: only for pprof output\n");
@@ -1462,13 +1452,9 @@ int cmd_flamegraph(int argc, const char **argv)
 	}
 
 	data.path = input_name ?: "perf.data";
-	if (strcmp(data.path, "-") && strcmp(pfg.output, "-") &&
-	    same_file(data.path, pfg.output)) {
-		pr_err("the output %s is the input: refusing to overwrite it\n",
-		       pfg.output);
+	if (output_file__refuse_input(pfg.output, data.path))
 		goto out_usage;
-	}
-	ret = flamegraph_output__init(&pfg.out, pfg.output);
+	ret = output_file__init(&pfg.out, pfg.output);
 	if (ret)
 		goto out;
 	/* The output was checked first: no recording for nothing. */
@@ -1500,7 +1486,7 @@ out:
 	for (i = 0; i < pfg.nr_event_names; i++)
 		free(pfg.event_names[i]);
 	free(pfg.event_names);
-	flamegraph_output__exit(&pfg.out);
+	output_file__exit(&pfg.out);
 	free(pfg.template);
 	free(pfg.config_urls);
 	annotation_options__exit();

@@ -12,9 +12,9 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
-#include "flamegraph-output.h"
 #include "machine.h"
 #include "map.h"
+#include "output-file.h"
 #include "perf.h"
 #include "pprof.h"
 #include "session.h"
@@ -392,7 +392,7 @@ static bool convert_pprof__has_event(struct convert_pprof *c)
 static int convert_pprof__write(struct convert_pprof *c, const char *path)
 {
 	struct pprof_profile *pp = convert_pprof__chosen(c);
-	struct flamegraph_output out;
+	struct output_file out;
 	FILE *fp;
 	int err;
 
@@ -407,13 +407,13 @@ static int convert_pprof__write(struct convert_pprof *c, const char *path)
 	err = c->main_map ? pprof_profile__set_main(pp, c->main_map) : 0;
 	if (err)
 		return err;
-	err = flamegraph_output__init(&out, path);
+	err = output_file__init(&out, path);
 	if (err)
 		return err;
-	fp = flamegraph_output__open(&out);
+	fp = output_file__open(&out);
 	err = fp ? pprof_profile__write(pp, perf_session__env(c->session), fp) : -EIO;
-	err = flamegraph_output__close(&out, err);
-	flamegraph_output__exit(&out);
+	err = output_file__close(&out, err);
+	output_file__exit(&out);
 	if (err || quiet)
 		return err;
 	if (c->opts->tool)

@@ -2,21 +2,14 @@
 /*
  * The writers of perf flamegraph: JSON in the shape of upstream's "perf
  * script report flamegraph -f json" and folded stacks as flamegraph.pl
- * reads them; and the output file, replaced only once it was written
- * whole.
+ * reads them.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -30,32 +23,6 @@
 #include "json.h"
 #include "map.h"
 #include "symbol.h"
-
-char *flamegraph__utf8_dup(const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t len = strlen(str);
-	/* Each invalid byte becomes three. */
-	char *out = malloc(3 * len + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	while (*s) {
-		int n = utf8_seq_len(s);
-
-		if (n) {
-			memcpy(o, s, n);
-			o += n;
-			s += n;
-		} else {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3;
-			s++;
-		}
-	}
-	*o = '\0';
-	return out;
-}
 
 /*
  * The writers put one or more numbers per node: printf()'s format parsing
@@ -500,209 +467,4 @@ int flamegraph__write_trees(struct flamegraph **graphs, const struct flamegraph_
 	default:
 		return -EINVAL;
 	}
-}
-
-static int output_error(const char *path, int errnum)
-{
-	pr_err("cannot write %s: %s\n", path, strerror(errnum));
-	return -errnum;
-}
-
-/* Can a file be created in the directory of @path? */
-static int dir_writable(const char *path)
-{
-	char *copy = strdup(path);
-	int ret;
-
-	if (!copy)
-		return -ENOMEM;
-	ret = access(dirname(copy), W_OK | X_OK) ? -errno : 0;
-	free(copy);
-	return ret;
-}
-
-static int flamegraph_output__set_target(struct flamegraph_output *out,
-					 const char *target, mode_t mode)
-{
-	int err = dir_writable(target);
-
-	if (err == -EACCES || err == -EROFS) {
-		/* No new file can go there, but the old one may be written. */
-		if (access(target, W_OK) == 0)
-			return 0;
-	}
-	if (err)
-		return output_error(out->path, -err);
-	out->target = strdup(target);
-	out->mode = mode;
-	return out->target ? 0 : -ENOMEM;
-}
-
-int flamegraph_output__init(struct flamegraph_output *out, const char *path)
-{
-	char real[PATH_MAX];
-	struct stat st;
-	mode_t mask;
-
-	memset(out, 0, sizeof(*out));
-	out->path = path;
-	if (!*path) {
-		pr_err("the output file name is empty\n");
-		return -EINVAL;
-	}
-	if (!strcmp(path, "-"))
-		return 0;
-
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			return output_error(path, errno);
-		mask = umask(0);
-		umask(mask);
-		return flamegraph_output__set_target(out, path, 0666 & ~mask);
-	}
-	if (S_ISLNK(st.st_mode)) {
-		/* Replace what the link points to, if a regular file. */
-		if (!realpath(path, real) || stat(real, &st) || !S_ISREG(st.st_mode))
-			return 0;
-		path = real;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		pr_err("the output %s is a directory\n", out->path);
-		return -EISDIR;
-	}
-	if (!S_ISREG(st.st_mode))
-		return 0;
-	return flamegraph_output__set_target(out, path, st.st_mode & 07777);
-}
-
-/*
- * All of @buf, or an error: stdio takes a short count for one, and a
- * pipe's write is cut short by a signal (SIGPIPE, once its reader went).
- */
-/* Whether SIGPIPE is ignored: an EPIPE then raised no signal. */
-static bool sigpipe_ignored(void)
-{
-	struct sigaction sa;
-
-	return !sigaction(SIGPIPE, NULL, &sa) && sa.sa_handler == SIG_IGN;
-}
-
-static ssize_t flamegraph_output__write_fd(void *cookie, const char *buf, size_t size)
-{
-	struct flamegraph_output *out = cookie;
-	size_t done = 0;
-
-	/* After an error, no more: each write to a closed pipe is a SIGPIPE. */
-	if (out->errnum)
-		return 0;
-	while (done < size) {
-		ssize_t n = write(out->fd, buf + done, size - done);
-
-		if (n > 0) {
-			done += n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (!out->errnum)
-			out->errnum = n < 0 ? errno : EIO;
-		break;
-	}
-	/* fopencookie(3): a count short of @size is a write error. */
-	return done;
-}
-
-static int flamegraph_output__close_fd(void *cookie)
-{
-	struct flamegraph_output *out = cookie;
-
-	if (out->fd == STDOUT_FILENO || !close(out->fd))
-		return 0;
-	if (!out->errnum)
-		out->errnum = errno;
-	return -1;
-}
-
-/* A stream over @out->fd that keeps the errno of a failed write. */
-static FILE *flamegraph_output__stream(struct flamegraph_output *out)
-{
-	cookie_io_functions_t io = {
-		.write = flamegraph_output__write_fd,
-		.close = flamegraph_output__close_fd,
-	};
-
-	out->errnum = 0;
-	out->fp = fopencookie(out, "w", io);
-	return out->fp;
-}
-
-FILE *flamegraph_output__open(struct flamegraph_output *out)
-{
-	char *copy;
-
-	if (!out->target) {
-		out->fd = strcmp(out->path, "-") ?
-			  open(out->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) :
-			  STDOUT_FILENO;
-		if (out->fd < 0 || !flamegraph_output__stream(out)) {
-			output_error(out->path, errno);
-			if (out->fd > STDOUT_FILENO)
-				close(out->fd);
-		}
-		return out->fp;
-	}
-
-	copy = strdup(out->target);
-	if (!copy || asprintf(&out->tmp, "%s/.perf-flamegraph.XXXXXX", dirname(copy)) < 0) {
-		free(copy);
-		out->tmp = NULL;
-		output_error(out->path, ENOMEM);
-		return NULL;
-	}
-	free(copy);
-	out->fd = mkstemp(out->tmp);
-	if (out->fd < 0) {
-		output_error(out->path, errno);
-		zfree(&out->tmp);
-		return NULL;
-	}
-	if (fchmod(out->fd, out->mode) || !flamegraph_output__stream(out)) {
-		output_error(out->path, errno);
-		close(out->fd);
-		unlink(out->tmp);
-		zfree(&out->tmp);
-	}
-	return out->fp;
-}
-
-int flamegraph_output__close(struct flamegraph_output *out, int err)
-{
-	if (out->fp) {
-		int ret = fclose(out->fp);
-
-		/* The write's own error says more than a writer's -EIO. */
-		if ((ret || out->errnum) && (!err || err == -EIO))
-			err = -(out->errnum ?: EIO);
-		out->fp = NULL;
-	}
-	if (!err && out->tmp && rename(out->tmp, out->target))
-		err = -errno;
-	if (out->tmp) {
-		if (err)
-			unlink(out->tmp);
-		zfree(&out->tmp);
-	}
-	/*
-	 * A reader gone ("| head"): unless SIGPIPE is ignored, its signal
-	 * came and the command dies of it, quietly, as perf does.
-	 */
-	if (err && !(err == -EPIPE && !sigpipe_ignored()))
-		output_error(out->path, -err);
-	return err;
-}
-
-void flamegraph_output__exit(struct flamegraph_output *out)
-{
-	zfree(&out->target);
-	zfree(&out->tmp);
 }

@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
@@ -195,7 +194,7 @@ int flamegraph_report__setup(struct flamegraph_report *fr)
 		       fr->path);
 		return -EINVAL;
 	}
-	return flamegraph_output__init(&fr->out, fr->path);
+	return output_file__init(&fr->out, fr->path);
 }
 
 int flamegraph_report__count(struct flamegraph_report *fr, struct evsel *evsel)
@@ -285,16 +284,6 @@ static int flamegraph_report__build(struct flamegraph_report *fr, struct flamegr
 				     fr->asm_leaves, max_entries);
 }
 
-/* Whether the output, @fr->path, is the recording perf report read. */
-static bool flamegraph_report__is_input(struct flamegraph_report *fr,
-					struct perf_session *session)
-{
-	struct stat in, out;
-
-	return strcmp(fr->path, "-") && !stat(session->data->path, &in) &&
-	       !stat(fr->path, &out) && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
-}
-
 int flamegraph_report__write(struct flamegraph_report *fr,
 			     struct perf_session *session, float min_pcnt,
 			     int max_stack)
@@ -305,10 +294,9 @@ int flamegraph_report__write(struct flamegraph_report *fr,
 	struct flamegraph_labels labels = { .event = NULL, };
 	int err;
 
-	if (flamegraph_report__is_input(fr, session)) {
-		pr_err("the output %s is the input: refusing to overwrite it\n", fr->path);
-		return -EINVAL;
-	}
+	err = output_file__refuse_input(fr->path, session->data->path);
+	if (err)
+		return err;
 	if (!evsel) {
 		pr_err("no samples to show in %s\n", session->data->path);
 		return -ENODATA;
@@ -362,5 +350,5 @@ void flamegraph_report__exit(struct flamegraph_report *fr)
 	zfree(&fr->nr_read);
 	fr->nr_events = 0;
 	fr->alloc_events = 0;
-	flamegraph_output__exit(&fr->out);
+	output_file__exit(&fr->out);
 }

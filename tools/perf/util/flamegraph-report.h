@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "flamegraph-output.h"
+#include "output-file.h"
 
 struct evsel;
 struct flamegraph;
@@ -68,7 +69,7 @@ struct flamegraph_report {
 	int			nr_events;
 	size_t			alloc_events;
 	enum flamegraph_format	format;
-	struct flamegraph_output out;
+	struct output_file out;
 };
 
 /**

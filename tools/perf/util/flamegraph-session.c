@@ -20,6 +20,7 @@
 #include "flamegraph-output.h"
 #include "flamegraph-session.h"
 #include "header.h"
+#include "output-file.h"
 #include "session.h"
 #include "strbuf.h"
 #include "symbol_conf.h"
@@ -114,12 +115,12 @@ static int flamegraph__write(struct flamegraph **graphs, const struct flamegraph
 	return flamegraph__write_pages(graphs, labels, nr_graphs, fp, info);
 }
 
-int flamegraph__write_session(struct flamegraph_output *out, struct flamegraph **graphs,
+int flamegraph__write_session(struct output_file *out, struct flamegraph **graphs,
 			      const struct flamegraph_labels *labels, int nr_graphs,
 			      enum flamegraph_format format, struct perf_session *session,
 			      const char *tmpl)
 {
-	FILE *fp = flamegraph_output__open(out);
+	FILE *fp = output_file__open(out);
 	struct flamegraph_info info;
 	int err;
 
@@ -128,5 +129,5 @@ int flamegraph__write_session(struct flamegraph_output *out, struct flamegraph *
 	flamegraph_info__init(&info, session);
 	err = flamegraph__write(graphs, labels, nr_graphs, fp, format, &info, tmpl);
 	flamegraph_info__exit(&info);
-	return flamegraph_output__close(out, err);
+	return output_file__close(out, err);
 }

@@ -6,6 +6,7 @@
 
 struct flamegraph;
 struct flamegraph_labels;
+struct output_file;
 struct perf_session;
 struct strbuf;
 
@@ -31,7 +32,7 @@ void flamegraph_info__exit(struct flamegraph_info *info);
 
 /**
  * flamegraph__write_session - write the graphs of a session to an output
- * @out: set up by flamegraph_output__init()
+ * @out: set up by output_file__init()
  * @graphs: finished flame graphs, one per event, the page's default at [0]
  * @labels: each graph's event, unit and view
  * @nr_graphs: entries in @graphs and @labels
@@ -43,11 +44,11 @@ void flamegraph_info__exit(struct flamegraph_info *info);
  *
  * The write of perf flamegraph and perf report --flamegraph: opens @out,
  * writes, and closes it, which replaces the previous output only if all
- * was written (flamegraph_output__close()).
+ * was written (output_file__close()).
  *
  * Return: 0 on success, else a negative errno, said in one line.
  */
-int flamegraph__write_session(struct flamegraph_output *out, struct flamegraph **graphs,
+int flamegraph__write_session(struct output_file *out, struct flamegraph **graphs,
 			      const struct flamegraph_labels *labels, int nr_graphs,
 			      enum flamegraph_format format, struct perf_session *session,
 			      const char *tmpl);

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <linux/align.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -154,41 +152,6 @@ static bool flamegraph_stack_key__equal(const struct flamegraph_stack_key *a,
 	       (!a->nr || !memcmp(a->ips, b->ips, a->nr * sizeof(*a->ips)));
 }
 
-/*
- * An arena, as perf has no container for it: the tree's nodes,
- * instructions and stacks, read at random and never freed one by one,
- * live in 2 MB chunks that transparent huge pages may back (fewer TLB
- * misses), and go all at once.
- */
-#define FLAMEGRAPH_CHUNK_SIZE	(2UL << 20)
-
-struct flamegraph_chunk {
-	struct flamegraph_chunk	*next;
-	size_t			used;
-};
-
-static void *flamegraph__zalloc(struct flamegraph *fg, size_t size)
-{
-	struct flamegraph_chunk *chunk = fg->chunks;
-	size_t need = ALIGN(size, 16), head = ALIGN(sizeof(*chunk), 16);
-	void *p;
-
-	if (!chunk || chunk->used + need > FLAMEGRAPH_CHUNK_SIZE) {
-		size_t chunk_size = max(FLAMEGRAPH_CHUNK_SIZE, head + need);
-
-		if (posix_memalign(&p, FLAMEGRAPH_CHUNK_SIZE, chunk_size))
-			return NULL;
-		madvise(p, chunk_size, MADV_HUGEPAGE);
-		chunk = p;
-		chunk->next = fg->chunks;
-		chunk->used = head;
-		fg->chunks = chunk;
-	}
-	p = (char *)chunk + chunk->used;
-	chunk->used += need;
-	return memset(p, 0, size);
-}
-
 int flamegraph__init(struct flamegraph *fg, enum flamegraph_weight weight)
 {
 	memset(fg, 0, sizeof(*fg));
@@ -232,6 +195,7 @@ static void flamegraph_node__delete(struct flamegraph_node *node)
 	map_symbol__exit(&node->ms);
 	free(node->comm);
 	free(node->label);
+	free(node);
 }
 
 static void flamegraph__free_functions(struct flamegraph *fg)
@@ -282,6 +246,7 @@ void flamegraph__exit(struct flamegraph *fg)
 		map_symbol__exit(&fg->insns[i]->ms);
 		free(fg->insns[i]->text);
 		free(fg->insns[i]->srcline);
+		free(fg->insns[i]);
 	}
 	zfree(&fg->insns);
 	fg->nr_insns = 0;
@@ -300,6 +265,20 @@ void flamegraph__exit(struct flamegraph *fg)
 		hashmap__for_each_entry(fg->warned, cur, bkt)
 			free((char *)cur->pkey);
 	}
+	if (!IS_ERR_OR_NULL(fg->stacks)) {
+		hashmap__for_each_entry(fg->stacks, cur, bkt) {
+			struct flamegraph_stack *stack = cur->pvalue;
+
+			free(stack->callsites);
+			free(stack);
+		}
+	}
+	if (fg->callsite_index) {
+		hashmap__for_each_entry(fg->callsite_index, cur, bkt)
+			free(cur->pvalue);
+		hashmap__for_each_entry(fg->call_index, cur, bkt)
+			free(cur->pvalue);
+	}
 	hashmap__free_checked(fg->insn_index);
 	hashmap__free_checked(fg->leaves);
 	hashmap__free_checked(fg->stacks);
@@ -314,12 +293,6 @@ void flamegraph__exit(struct flamegraph *fg)
 	fg->stacks = NULL;
 	fg->generations = NULL;
 	fg->warned = NULL;
-	while (fg->chunks) {
-		struct flamegraph_chunk *chunk = fg->chunks;
-
-		fg->chunks = chunk->next;
-		free(chunk);
-	}
 }
 
 /* One DSO in every session that has it: its build-id, else its path. */
@@ -415,7 +388,7 @@ static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
 		p = cmp < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
 
-	node = flamegraph__zalloc(fg, sizeof(*node));
+	node = zalloc(sizeof(*node));
 	if (!node)
 		return NULL;
 	node->kind = key->kind;
@@ -427,8 +400,10 @@ static struct flamegraph_node *flamegraph__child(struct flamegraph *fg,
 	node->children = RB_ROOT;
 	if (key->comm) {
 		node->comm = strdup(key->comm);
-		if (!node->comm)
+		if (!node->comm) {
+			free(node);
 			return NULL;
+		}
 	}
 	rb_link_node(&node->rb_node, rb_parent, p);
 	rb_insert_color(&node->rb_node, &parent->children);
@@ -484,7 +459,7 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 	if (flamegraph__grow(&fg->insns, &fg->alloc_insns, fg->nr_insns + 1,
 			     sizeof(*fg->insns)))
 		return NULL;
-	insn = flamegraph__zalloc(fg, sizeof(*insn));
+	insn = malloc(sizeof(*insn));
 	if (!insn)
 		return NULL;
 	*insn = probe;
@@ -494,6 +469,7 @@ static struct flamegraph_insn *flamegraph__insn(struct flamegraph *fg,
 	insn->objdump_addr = map ? map__rip_2objdump(map, insn->addr) : insn->addr;
 	if (hashmap__append(fg->insn_index, hash, insn)) {
 		map_symbol__exit(&insn->ms);
+		free(insn);
 		return NULL;
 	}
 	fg->insns[fg->nr_insns++] = insn;
@@ -525,7 +501,7 @@ static struct flamegraph_node *flamegraph__insn_leaf(struct flamegraph *fg,
 			return leaf;
 	}
 	insn = flamegraph__insn(fg, frame);
-	leaf = insn ? flamegraph__zalloc(fg, sizeof(*leaf)) : NULL;
+	leaf = insn ? zalloc(sizeof(*leaf)) : NULL;
 	if (!leaf)
 		return NULL;
 	leaf->kind = FLAMEGRAPH_INSN;
@@ -536,8 +512,10 @@ static struct flamegraph_node *flamegraph__insn_leaf(struct flamegraph *fg,
 	leaf->children = RB_ROOT;
 	leaf->insn = insn;
 	leaf->objdump_addr = insn->objdump_addr;
-	if (hashmap__append(fg->leaves, hash, leaf))
+	if (hashmap__append(fg->leaves, hash, leaf)) {
+		free(leaf);
 		return NULL;
+	}
 	leaf->next = parent->leaves;
 	parent->leaves = leaf;
 	parent->nr_children++;
@@ -581,9 +559,11 @@ static struct flamegraph_call *flamegraph__call(struct flamegraph *fg,
 		    entry->kernel == node->kernel)
 			return &entry->call;
 	}
-	entry = flamegraph__zalloc(fg, sizeof(*entry));
-	if (!entry || hashmap__append(fg->call_index, hash, entry))
+	entry = zalloc(sizeof(*entry));
+	if (!entry || hashmap__append(fg->call_index, hash, entry)) {
+		free(entry);
 		return NULL;
+	}
 	entry->dso_key = dso_key;
 	entry->addr = addr;
 	entry->kernel = node->kernel;
@@ -603,6 +583,7 @@ static int flamegraph__callsite(struct flamegraph *fg, struct flamegraph_node *n
 	u64 addr = frame->ms.map ? map__map_ip(frame->ms.map, ip) : ip;
 	size_t hash = flamegraph__hash_combine((unsigned long)node, addr);
 	struct flamegraph_callsite_entry *entry;
+	struct flamegraph_call *call;
 	struct hashmap_entry *cur;
 
 	if (node->kind != FLAMEGRAPH_FUNC || node->inlined)
@@ -612,14 +593,15 @@ static int flamegraph__callsite(struct flamegraph *fg, struct flamegraph_node *n
 		if (entry->node == node && entry->callsite.addr == addr)
 			goto out;
 	}
-	entry = flamegraph__zalloc(fg, sizeof(*entry));
-	if (!entry || hashmap__append(fg->callsite_index, hash, entry))
+	call = flamegraph__call(fg, node, addr);
+	entry = call ? zalloc(sizeof(*entry)) : NULL;
+	if (!entry || hashmap__append(fg->callsite_index, hash, entry)) {
+		free(entry);
 		return -ENOMEM;
+	}
 	entry->node = node;
 	entry->callsite.addr = addr;
-	entry->callsite.call = flamegraph__call(fg, node, addr);
-	if (!entry->callsite.call)
-		return -ENOMEM;
+	entry->callsite.call = call;
 	entry->callsite.next = node->callsites;
 	node->callsites = &entry->callsite;
 out:
@@ -775,7 +757,7 @@ struct flamegraph_stack *flamegraph__add_stack(struct flamegraph *fg,
 	struct flamegraph_stack *stack = flamegraph__stack(fg, key, hash);
 
 	if (!stack) {
-		stack = flamegraph__zalloc(fg, sizeof(*stack) + key->nr * sizeof(*key->ips));
+		stack = zalloc(sizeof(*stack) + key->nr * sizeof(*key->ips));
 		if (!stack)
 			return NULL;
 		stack->key = *key;
@@ -784,19 +766,25 @@ struct flamegraph_stack *flamegraph__add_stack(struct flamegraph *fg,
 		if (key->nr)
 			memcpy(stack->ips, key->ips, key->nr * sizeof(*key->ips));
 		stack->process = flamegraph__process(fg, key->pid);
-		if (!stack->process || hashmap__append(fg->stacks, hash, stack))
+		if (!stack->process || hashmap__append(fg->stacks, hash, stack)) {
+			free(stack);
 			return NULL;
+		}
 	}
 	stack->generation = stack->process->generation;
 	stack->all_generation = fg->generation;
 	stack->node = node;
 	stack->nr_callsites = 0;
+	zfree(&stack->callsites);
 	if (fg->callsite_index && node && fg->nr_path) {
 		size_t size = fg->nr_path * sizeof(*stack->callsites);
 
-		stack->callsites = flamegraph__zalloc(fg, size);
-		if (!stack->callsites)
+		stack->callsites = malloc(size);
+		if (!stack->callsites) {
+			/* Not remembered: its next sample walks the stack again. */
+			stack->all_generation = fg->generation - 1;
 			return NULL;
+		}
 		memcpy(stack->callsites, fg->path, size);
 		stack->nr_callsites = fg->nr_path;
 	}

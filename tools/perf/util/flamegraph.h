@@ -8,7 +8,6 @@
 #include "map_symbol.h"
 
 struct dso;
-struct flamegraph_chunk;
 struct hashmap;
 struct machine;
 struct map;
@@ -326,7 +325,6 @@ struct flamegraph_stats {
  * @generation: how often all stacks were forgotten
  * @warned: what flamegraph__warn_once() has warned about
  * @warn_with: NULL, or the graph whose @warned is used instead
- * @chunks: the memory of the nodes, instructions and stacks
  * @callsite_index: the call sites of all nodes, by node and address;
  *                  NULL unless flamegraph__track_callsites() was called
  * @call_index: the call instructions of those call sites, by DSO and
@@ -364,7 +362,6 @@ struct flamegraph {
 	u64			generation;
 	struct hashmap		*warned;
 	struct flamegraph	*warn_with;
-	struct flamegraph_chunk	*chunks;
 	struct hashmap		*callsite_index;
 	struct hashmap		*call_index;
 	u64			nr_accounted;

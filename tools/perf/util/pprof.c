@@ -13,8 +13,8 @@
 #include "dso.h"
 #include "env.h"
 #include "compress.h"
-#include "flamegraph-output.h"
 #include "hashmap.h"
+#include "json.h"
 #include "map.h"
 #include "protobuf.h"
 #include "srcline.h"
@@ -240,6 +240,37 @@ static u64 pprof__nomem(struct pprof_profile *pp)
 	return 0;
 }
 
+/*
+ * A copy of @str that is valid UTF-8, as profile.proto's strings must be:
+ * each byte that is not part of valid UTF-8 becomes U+FFFD, as
+ * json__put_string() writes it.  NULL without memory.
+ */
+static char *pprof__utf8_dup(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str);
+	/* Each invalid byte becomes three. */
+	char *out = malloc(3 * len + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*s) {
+		int n = utf8_seq_len(s);
+
+		if (n) {
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 /* The index of @s in the string table, added if new; 0 ("") without memory. */
 static u64 pprof__string(struct pprof_profile *pp, const char *s)
 {
@@ -249,7 +280,7 @@ static u64 pprof__string(struct pprof_profile *pp, const char *s)
 	if (hashmap__find(pp->string_index, s, &idx))
 		return idx;
 	/* Keyed by its valid form, which may be there already. */
-	copy = flamegraph__utf8_dup(s);
+	copy = pprof__utf8_dup(s);
 	if (!copy)
 		return pprof__nomem(pp);
 	if (hashmap__find(pp->string_index, copy, &idx)) {

@@ -128,7 +128,7 @@ PY
 	cp "$d/old.data" "$d/keep.data"
 	refute perf flamegraph --diff "$d/old.data" -i "$d/new.data" -o "$d/old.data" \
 		--format json 2> "$d/err"
-	grep -q "is the --diff input: refusing to overwrite it" "$d/err"
+	grep -q "is the input: refusing to overwrite it" "$d/err"
 	cmp "$d/old.data" "$d/keep.data"
 	refute perf flamegraph --diff "$d/none.data" -i "$d/new.data" -o "$d/x.json" \
 		2> /dev/null

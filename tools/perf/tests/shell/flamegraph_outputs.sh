@@ -739,7 +739,7 @@ test_stop() {
 	out=$(stop_reading "$d" TERM)
 	test "${out}" = "$((128 + $(kill -l TERM)))"
 	test "$(cat "$d/out.html")" = old
-	test "$(find "$d" -name '.perf-flamegraph.*' | wc -l)" -eq 0
+	test "$(find "$d" -name '.perf-output.*' | wc -l)" -eq 0
 	refute grep -qiE 'cannot write|wrote' "$d/TERM.err"
 	# -o - into a reader that stops early (| head), the page far over a
 	# pipe's 64 KiB: it dies of SIGPIPE, quietly, having let go of all
