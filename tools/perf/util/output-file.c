@@ -87,6 +87,9 @@ int output_file__init(struct output_file *out, const char *path)
 	}
 	if (!S_ISREG(st.st_mode))
 		return 0;
+	/* Not replaced by a rename where the shell's > would refuse it. */
+	if (access(path, W_OK))
+		return output_error(out->path, errno);
 	return output_file__set_target(out, path, st.st_mode & 07777);
 }
 

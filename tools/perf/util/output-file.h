@@ -41,7 +41,9 @@ struct output_file {
  *
  * Return: 0, or a negative errno after printing one line that names the
  * problem: an empty name, a directory, a directory that does not exist or
- * can't be written.
+ * can't be written, an existing file that can't be written (-EACCES, as
+ * the shell's > refuses it, though its directory would let a new file
+ * be renamed over it).
  */
 int output_file__init(struct output_file *out, const char *path);
 

@@ -430,6 +430,26 @@ test_bad_input() {
 		refute perf flamegraph -i "${data}" $opt -o "${keep}" 2> /dev/null
 	done
 	grep -q keep "${keep}"
+	# An existing file its user can't write is not renamed over, though
+	# the directory would let it be: the shell's > refuses it too.  Root
+	# writes any file: as nobody, where setpriv can run perf so.
+	od="${workdir}/nobody"
+	mkdir "${od}"
+	chmod a+x "${workdir}"
+	cp "${data}" "${od}/in.data"
+	echo keep > "${od}/ro.json"
+	chmod 444 "${od}/ro.json"
+	chown -R 65534 "${od}" 2> /dev/null || true
+	set -- setpriv --reuid=65534 --regid=65534 --clear-groups "$(command -v perf)"
+	if [ "$(id -u)" -ne 0 ] || ! "$@" version > /dev/null 2>&1; then
+		skip_part "no setpriv, or perf can't run as nobody, to write as a user"
+		return 0
+	fi
+	refute "$@" flamegraph -i "${od}/in.data" -o "${od}/ro.json" 2> "${err}"
+	grep -q "^cannot write ${od}/ro.json: Permission denied$" "${err}"
+	grep -qx keep "${od}/ro.json"
+	"$@" flamegraph -i "${od}/in.data" -o "${od}/rw.json" 2> /dev/null
+	grep -q '"n":"all"' "${od}/rw.json"
 }
 
 test_offcpu() {
