@@ -13,7 +13,6 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <linux/zalloc.h>
 
 #include "debug.h"
 #include "dso.h"
