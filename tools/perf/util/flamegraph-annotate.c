@@ -159,7 +159,7 @@ static int flamegraph_function__decode(struct flamegraph_function *fn, struct pe
 		fn->why = strdup(why);
 		return fn->why ? 0 : -ENOMEM;
 	}
-	nr = flamegraph__disassemble_symbol(&fn->ms, &lines, &addrs);
+	nr = flamegraph__disassemble_symbol(&fn->ms, &lines, &addrs, &fn->filelocs);
 	if (nr < 0)
 		return nr;
 	if (!nr) {
@@ -168,10 +168,14 @@ static int flamegraph_function__decode(struct flamegraph_function *fn, struct pe
 	}
 	fn->insns = calloc(nr, sizeof(*fn->insns));
 	if (!fn->insns) {
-		for (i = 0; i < nr; i++)
+		for (i = 0; i < nr; i++) {
 			free(lines[i]);
+			if (fn->filelocs)
+				free(fn->filelocs[i].file);
+		}
 		free(lines);
 		free(addrs);
+		zfree(&fn->filelocs);
 		return -ENOMEM;
 	}
 	for (i = 0; i < nr; i++) {

@@ -381,7 +381,7 @@ static void flamegraph_asm__check_sweep(struct flamegraph_insn **insns, size_t n
 	const struct map_symbol *ms = &insns[0]->ms;
 	char **lines;
 	u64 *addrs;
-	ssize_t n = flamegraph__disassemble_symbol(ms, &lines, &addrs), j = 0;
+	ssize_t n = flamegraph__disassemble_symbol(ms, &lines, &addrs, NULL), j = 0;
 	size_t i;
 
 	for (i = 0; i < nr && n > 0; i++) {
@@ -519,17 +519,21 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	return err;
 }
 
-ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***lines, u64 **addrs)
+ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***lines, u64 **addrs,
+				       struct flamegraph_fileloc **filelocs)
 {
+	struct flamegraph_fileloc *loc = NULL;
 	struct annotation *notes;
 	struct annotation_line *al;
 	char **text = NULL, *line;
 	u64 start, *at = NULL;
-	size_t nr = 0, alloc_text = 0, alloc_at = 0, i;
+	size_t nr = 0, alloc_text = 0, alloc_at = 0, alloc_loc = 0, i;
 	int err = 0;
 
 	*lines = NULL;
 	*addrs = NULL;
+	if (filelocs)
+		*filelocs = NULL;
 	if (!symbol_conf.init_annotation || !ms->map || !ms->sym || ms->sym->end <= ms->sym->start)
 		return 0;
 	notes = symbol__annotation(ms->sym);
@@ -539,6 +543,9 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***line
 		err = 0;
 		goto out;
 	}
+	/* Only LLVM's lines carry a file and line of their own, not capstone's. */
+	if (annotate_opts.disassembler_used != PERF_DISASM_LLVM)
+		filelocs = NULL;
 	start = map__rip_2objdump(ms->map, ms->sym->start);
 	list_for_each_entry(al, &notes->src->source, node) {
 		struct flamegraph_insn insn = { .text = NULL, };
@@ -547,15 +554,31 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***line
 		if (al->offset < 0)
 			continue;
 		if (flamegraph__grow(&text, &alloc_text, nr + 1, sizeof(*text)) ||
-		    flamegraph__grow(&at, &alloc_at, nr + 1, sizeof(*at))) {
+		    flamegraph__grow(&at, &alloc_at, nr + 1, sizeof(*at)) ||
+		    (filelocs && flamegraph__grow(&loc, &alloc_loc, nr + 1, sizeof(*loc)))) {
 			err = -ENOMEM;
 			goto out;
+		}
+		if (filelocs) {
+			loc[nr].file = NULL;
+			loc[nr].line = 0;
+			if (al->fileloc && al->line_nr > 0) {
+				loc[nr].file = strdup(al->fileloc);
+				loc[nr].line = al->line_nr;
+				if (!loc[nr].file) {
+					err = -ENOMEM;
+					goto out;
+				}
+			}
 		}
 		line = strdup(al->line);
 		err = line ? flamegraph_insn__set_text(&insn, line) : -ENOMEM;
 		free(line);
-		if (err)
+		if (err) {
+			if (loc)
+				free(loc[nr].file);
 			goto out;
+		}
 		text[nr] = insn.text;
 		at[nr++] = start + al->offset;
 	}
@@ -564,14 +587,20 @@ out:
 	if (notes->src)
 		annotated_source__purge(notes->src);
 	if (err || !nr) {
-		for (i = 0; i < nr; i++)
+		for (i = 0; i < nr; i++) {
 			free(text[i]);
+			if (loc)
+				free(loc[i].file);
+		}
 		free(text);
 		free(at);
+		free(loc);
 		return err;
 	}
 	*lines = text;
 	*addrs = at;
+	if (filelocs)
+		*filelocs = loc;
 	return nr;
 }
 

@@ -10,6 +10,7 @@
 struct dso;
 struct flamegraph;
 struct flamegraph_asm;
+struct flamegraph_fileloc;
 struct map_symbol;
 struct perf_env;
 
@@ -78,6 +79,10 @@ int flamegraph__lookup_objdump(struct perf_env *env, char **path);
  *         (owned by the caller: free() each, then the array)
  * @addrs: set to their addresses as perf annotate and objdump print them
  *         (owned by the caller)
+ * @filelocs: NULL, or set to their source lines (owned by the caller:
+ *            free() each @file, then the array) where the disassembler
+ *            gave them, which only LLVM's does (llvm_addr2line() of each
+ *            instruction); else to NULL
  *
  * perf annotate's lines of the symbol (symbol__annotate(), without an
  * evsel): its disassemblers in annotate.disassemblers order, the bytes
@@ -90,7 +95,7 @@ int flamegraph__lookup_objdump(struct perf_env *env, char **path);
  * (no code, no disassembler, no notes), or -ENOMEM.
  */
 ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***lines,
-				       u64 **addrs);
+				       u64 **addrs, struct flamegraph_fileloc **filelocs);
 
 /**
  * flamegraph__symbol_code_missing - why a function's code can't be had

@@ -362,7 +362,7 @@ static int flamegraph_diff__insns(const struct map_symbol *ms, struct flamegraph
 {
 	ssize_t i;
 
-	in->nr = flamegraph__disassemble_symbol(ms, &in->text, &in->addr);
+	in->nr = flamegraph__disassemble_symbol(ms, &in->text, &in->addr, NULL);
 	if (in->nr <= 0)
 		return -1;
 	in->shape = calloc(in->nr, sizeof(*in->shape));

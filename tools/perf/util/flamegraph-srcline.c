@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Source lines of the hottest instructions of a flame graph: from libdw
- * where perf has it, else from perf's srcline code (addr2line).
+ * where perf has it, else from perf's srcline code (addr2line); those of
+ * whole functions as LLVM gave them to perf annotate, where it did.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,9 @@
  */
 struct srcline_dwarf {
 	const struct dso	*dso;
+	const char		*name;	/* the file the DWARF is read from */
+	bool			lines;	/* perf looks for the DSO's lines */
+	bool			opened;	/* @dbg was looked for */
 	struct debuginfo	*dbg;	/* NULL: no DWARF found */
 	time_t			built;	/* the binary's mtime; 0: unknown */
 };
@@ -105,7 +110,7 @@ static char *srcline_dwarf__srcline(struct srcline_dwarf *sd, u64 addr)
 	return srcline;
 }
 
-/* The DWARF of @dso, opened on first use; NULL without memory. */
+/* @dso's entry, its DWARF not yet opened; NULL without memory. */
 static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 						  struct dso *dso)
 {
@@ -123,11 +128,21 @@ static struct srcline_dwarf *srcline_dwarfs__find(struct srcline_dwarfs *sds,
 		return NULL;
 	sd = &sds->dwarfs[sds->nr++];
 	sd->dso = dso;
+	sd->name = name;
+	sd->lines = dso__has_srcline(dso) && name[0] != '[' && !is_perf_pid_map_name(name);
+	sd->opened = false;
 	sd->dbg = NULL;
 	sd->built = !stat(dso__long_name(dso), &st) ? st.st_mtime : 0;
-	if (dso__has_srcline(dso) && name[0] != '[' && !is_perf_pid_map_name(name))
-		sd->dbg = debuginfo__new(name);
 	return sd;
+}
+
+/* The DWARF of @sd's DSO, opened on first use; NULL where none is found. */
+static struct debuginfo *srcline_dwarf__dbg(struct srcline_dwarf *sd)
+{
+	if (!sd->opened && sd->lines)
+		sd->dbg = debuginfo__new(sd->name);
+	sd->opened = true;
+	return sd->dbg;
 }
 
 static void srcline_dwarfs__exit(struct srcline_dwarfs *sds)
@@ -154,7 +169,7 @@ static char *flamegraph_insn__srcline(struct flamegraph_insn *insn,
 
 	if (!srcline_full_filename)
 		sd = srcline_dwarfs__find(sds, dso);
-	if (sd && sd->dbg)
+	if (sd && srcline_dwarf__dbg(sd))
 		return srcline_dwarf__srcline(sd, insn->objdump_addr);
 	srcline = get_srcline(dso, insn->objdump_addr, insn->ms.sym,
 			      /*show_sym=*/false, /*show_addr=*/false,
@@ -234,7 +249,32 @@ static int flamegraph__source(struct flamegraph *fg, const char *path,
 	return fg->nr_sources++;
 }
 
-/* Each instruction's line, and the file it is in, of @fn. */
+/*
+ * The file and line of @fn's instruction @i: the one perf annotate's
+ * disassembler gave (taken from @fn->filelocs), else libdw's; the file
+ * for the caller to free(), NULL where there is none.
+ */
+static char *flamegraph_function__file(struct flamegraph_function *fn, size_t i,
+				       struct srcline_dwarf *sd, int *line)
+{
+	char *file;
+
+	if (fn->filelocs) {
+		file = fn->filelocs[i].file;
+		*line = fn->filelocs[i].line;
+		fn->filelocs[i].file = NULL;
+		return file;
+	}
+	return srcline_dwarf__file(sd, fn->insns[i].addr, line);
+}
+
+/*
+ * Each instruction's line, and the file it is in, of @fn: LLVM gave
+ * them as it disassembled @fn for perf annotate (its symbolizer reads
+ * the DWARF of the file perf's symbols come from), libdw reads them
+ * where another disassembler did, perf's srcline code where there is no
+ * DWARF or with --full-source-path.
+ */
 static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegraph_function *fn,
 					 struct srcline_dwarfs *sds, struct flamegraph_sources *fs)
 {
@@ -248,7 +288,7 @@ static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegrap
 		int line, source;
 		char *file;
 
-		if (!sd || !sd->dbg) {
+		if (!sd || !sd->lines || (!fn->filelocs && !srcline_dwarf__dbg(sd))) {
 			struct flamegraph_insn probe = {
 				.ms = fn->ms,
 				.objdump_addr = insn->addr,
@@ -257,7 +297,7 @@ static int flamegraph_function__srclines(struct flamegraph *fg, struct flamegrap
 			insn->srcline = flamegraph_insn__srcline(&probe, sds);
 			continue;
 		}
-		file = srcline_dwarf__file(sd, insn->addr, &line);
+		file = flamegraph_function__file(fn, i, sd, &line);
 		if (!file)
 			continue;
 		source = flamegraph__source(fg, file, fs);

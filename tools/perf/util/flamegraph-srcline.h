@@ -35,9 +35,12 @@ int flamegraph__add_srclines(struct flamegraph *fg, unsigned int max);
  * @fg: the flame graph, its @functions set (flamegraph__add_functions())
  *
  * Sets each of their instructions' @srcline, as flamegraph__add_srclines()
- * does, and where libdw gives the line, its @source and @line: the file
- * as the line table names it (joined to the compilation directory where
- * it is relative), an entry of @fg's @sources.  Each file's
+ * does, and where the DWARF gives the line, its @source and @line: the
+ * file as the line table names it (joined to the compilation directory
+ * where it is relative), an entry of @fg's @sources.  The lines are those
+ * LLVM gave as it disassembled the functions for perf annotate (the
+ * function's @filelocs, llvm_addr2line()), which has read the DWARF
+ * already; libdw's where another disassembler decoded them.  Each file's
  * lines from the first to the last its instructions name are read when
  * this is called, as perf script -F srccode reads them (util/srccode.c),
  * so that the page shows them without the file; not those of a file

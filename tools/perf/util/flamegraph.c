@@ -209,8 +209,11 @@ static void flamegraph__free_functions(struct flamegraph *fg)
 		for (j = 0; j < fn->nr_insns; j++) {
 			free(fn->insns[j].text);
 			free(fn->insns[j].srcline);
+			if (fn->filelocs)
+				free(fn->filelocs[j].file);
 		}
 		free(fn->insns);
+		free(fn->filelocs);
 		free(fn->why);
 	}
 	zfree(&fg->functions);

@@ -132,6 +132,19 @@ struct flamegraph_function_insn {
 };
 
 /**
+ * struct flamegraph_fileloc - an instruction's source line, as perf
+ *                             annotate's disassembler gave it
+ * @file: the source file, the path LLVM's symbolizer gives (the line
+ *        table's, joined to the compilation directory), owned; NULL
+ *        where the debug info has no line for the instruction
+ * @line: its line in @file, or 0
+ */
+struct flamegraph_fileloc {
+	char	*file;
+	u32	line;
+};
+
+/**
  * struct flamegraph_function - a sampled function and its whole code
  * @ms: its map and symbol (references held)
  * @start: the symbol start as perf annotate and objdump print it
@@ -139,6 +152,9 @@ struct flamegraph_function_insn {
  * @samples: their number
  * @insns: every instruction of the symbol, in address order (owned)
  * @nr_insns: entries in @insns; 0 where the code can't be had
+ * @filelocs: the source line of each of @insns that perf annotate's
+ *            disassembler gave, until flamegraph__add_function_srclines()
+ *            takes them (owned); NULL where it gave none
  * @why: with no @insns, why (owned); else NULL
  */
 struct flamegraph_function {
@@ -148,6 +164,7 @@ struct flamegraph_function {
 	u64				samples;
 	struct flamegraph_function_insn	*insns;
 	size_t				nr_insns;
+	struct flamegraph_fileloc	*filelocs;
 	char				*why;
 };
 
