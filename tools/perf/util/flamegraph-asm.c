@@ -371,7 +371,7 @@ out_free:
 }
 
 /*
- * With -v: whether perf annotate, which decodes a symbol from its start,
+ * With -vv: whether perf annotate, which decodes a symbol from its start,
  * shows an instruction at each sampled IP of it; where data in the code
  * puts its sweep out of step, it shows another instruction there.
  * @insns are the symbol's sampled instructions, by address.
@@ -402,7 +402,7 @@ static void flamegraph_asm__check_sweep(struct flamegraph_insn **insns, size_t n
 }
 
 /*
- * With -v, name the symbols among @insns (by address) that perf
+ * With -vv, name the symbols among @insns (by address) that perf
  * annotate's sweep reads out of step with a sample IP.
  */
 static void flamegraph_asm__check_sweeps(struct flamegraph_insn **insns, size_t nr)
@@ -514,7 +514,7 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	}
 	if (!err && fa->nr_objdump)
 		err = flamegraph_asm__objdump(fa);
-	if (!err && verbose > 0 && fa->in_process)
+	if (!err && verbose > 1 && fa->in_process)
 		flamegraph_asm__check_sweeps(insns, nr);
 	return err;
 }

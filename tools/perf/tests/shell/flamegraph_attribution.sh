@@ -176,7 +176,7 @@ test_data_in_code() {
 	# Not PIE: the objdump addresses are the sample IPs.
 	cc -O0 -no-pie -g -o "$d/dic" "${shelldir}/lib/flamegraph_data_in_code.c"
 	perf record -q -e cpu-clock -c 100000 -g -o "$d/d.data" "$d/dic" 2> /dev/null
-	perf flamegraph -v -i "$d/d.data" --asm -o "$d/d.json" 2> "$d/d.err"
+	perf flamegraph -vv -i "$d/d.data" --asm -o "$d/d.json" 2> "$d/d.err"
 	# Each leaf is the instruction objdump decodes from its address.
 	fg_check --data "$d/d.data" --json "$d/d.json" --dso dic --objdump-binary "$d/dic"
 	# datafn's leaves are at sample IPs; at the hottest, perf annotate,
@@ -207,7 +207,7 @@ assert ann and not (ours == theirs or ours[:-1] == theirs), (hot["n"], theirs)
 print("datafn: %d leaves at sample IPs; at the hottest, %r, perf annotate has %r"
       % (len(leaves), hot["n"], theirs or "nothing"))
 PY
-	# -v says why it differs from perf annotate, once.
+	# -vv says why it differs from perf annotate, once.
 	re="^perf flamegraph: datafn (dic): perf annotate decodes it from its start and "
 	re+="finds no instruction at the sample IP 0x[0-9a-f]*; the leaf is the instruction "
 	re+="that starts there$"
