@@ -132,7 +132,7 @@ echo "  SELF   perf flamegraph --asm -i cc-1M.data"
 "$perf" record -q -e cpu-clock -F 1000 -g -o self.data -- \
 	"$perf" flamegraph --asm -i "$work/cc-1M.data" -o self-out.html > /dev/null 2>&1
 "$perf" flamegraph --asm -i self.data -o self.html 2> /dev/null
-"$perf" flamegraph -i self.data --format folded -o self.folded 2> /dev/null
+"$perf" flamegraph -i self.data --value samples --format folded -o self.folded 2> /dev/null
 
 PERF=$perf SELF=self.folded python3 "$top/scripts/bench-table.py" results.txt "$runs" > "$out.tmp"
 mv "$out.tmp" "$out"
