@@ -10,9 +10,11 @@
  * timings (window.perfFlamegraph.timings.open: from the start of its
  * script to the end of the first draw), then times zoom() into a frame
  * that holds about a tenth of the samples, and search() of a substring
- * that a few percent of the functions hold, over the whole graph. The medians, the page's size
- * and its bytes per node, the machine and the commands (COMMANDS.txt) go
- * to OUT.md as markdown.
+ * that a few percent of the functions hold, over the whole graph; then
+ * opens the Assembly pane of the zoomed function, given 12,000
+ * instructions, and switches it to all contexts. The medians, the page's
+ * size and its bytes per node, the machine and the commands
+ * (COMMANDS.txt) go to OUT.md as markdown.
  *
  * Environment: FLAMEGRAPH_NODE_MODULES (where playwright-core is),
  * FLAMEGRAPH_CHROMIUM (default /usr/bin/chromium).
@@ -213,6 +215,58 @@ function synthetic(n, seed) {
 					 event: 'cpu-clock' }, strings, root }, count };
 }
 
+/*
+ * Give the function frames of label the whole code of a function of
+ * ASM_INSNS instructions, as --annotate-functions gives the hottest: a
+ * source line every six instructions or so, a branch to a label of it
+ * every eighth, the weight of the samples on one instruction in twenty.
+ */
+const ASM_INSNS = 12000;
+
+function withFunction(data, label, seed) {
+	const rand = rng(seed);
+	const { strings, root } = data;
+	let dso = -1, addr = '0x1000';
+
+	(function walk(a) {
+		if ((a[1] & 7) === 2 && strings[a[0]] === label) {
+			dso = a[2];
+			addr = a[4];
+			a[7] = a[3];
+			a[8] = 0;
+			a[9] = [];
+		}
+		for (const c of a[6])
+			walk(c);
+	})(root);
+	const start = parseInt(addr, 16), insns = [], w = [], lines = [];
+	let off = 0, line = 1;
+
+	for (let k = 0; k < ASM_INSNS; k++) {
+		let text = MNEMONICS[Math.floor(rand() * MNEMONICS.length)];
+
+		if (k % 8 === 7) {
+			const to = Math.floor(rand() * off);
+
+			text = `jne     0x${(start + to).toString(16)} <${label}+0x${to.toString(16)}>`;
+		} else {
+			text = text.replace('%x', (start + 0x40).toString(16));
+		}
+		if (rand() < 0.17)
+			line += 1 + Math.floor(rand() * 3);
+		insns.push([off, text, 0, line]);
+		if (rand() < 0.05)
+			w.push([k, 1000 * (1 + Math.floor(rand() * 50)), 1 + Math.floor(rand() * 50), 0, 0]);
+		off += 2 + Math.floor(rand() * 6);
+	}
+	for (let l = 1; l <= line; l++)
+		lines.push(`\tif (state->${WORDS[l % WORDS.length]}[${l}] > limit) return ${l};`);
+	data.functions = [{ n: label, d: dso >= 0 ? strings[dso] : 'prog', a: addr, v: 0, s: 0,
+			    i: insns, w }];
+	data.sources = [{ f: '/src/big.c', first: 1, lines }];
+	return line;
+}
+
 /* As perf writes it: never a raw <, > or & in the page. */
 function pageWith(data) {
 	const json = JSON.stringify(data).replace(/[<>&]/g,
@@ -263,6 +317,8 @@ try {
 	for (const n of sizes) {
 		const { json, count } = synthetic(n, 0x5eed + n);
 		const t = targets(json);
+
+		withFunction(json, t.zoom, 0xa5 + n);
 		const file = path.join(tmp, `fg-${n}.html`);
 
 		const html = pageWith(json);
@@ -270,7 +326,7 @@ try {
 		writeFileSync(file, html);
 		const bytes = statSync(file).size;
 		const dataBytes = Buffer.byteLength(DATA_RE.exec(html)[0]);
-		const res = { open: [], load: [], draw: [], zoom: [], search: [] };
+		const res = { open: [], load: [], draw: [], zoom: [], search: [], asm: [], all: [] };
 
 		for (let r = 0; r < runs; r++) {
 			const context = await browser.newContext({
@@ -299,26 +355,38 @@ try {
 				pf.search('');
 				o.zoom = pf.zoom(tg.zoom);
 				o.focus = pf.focus();
+				if (pf.asmOpen) {
+					o.asm = pf.asmOpen(tg.zoom);
+					o.asmFn = pf.asm().fn;
+					o.all = pf.asmContext(true);
+				}
 				return o;
 			}, t);
+			if (v.asm !== undefined && v.asmFn !== t.zoom)
+				throw new Error(`asmOpen(${t.zoom}) showed ${v.asmFn}`);
 			if (v.nodes !== count)
 				throw new Error(`the viewer counts ${v.nodes} nodes, the page has ${count}`);
 			if (v.focus !== t.zoom || v.zoom < 0)
 				throw new Error(`zoom(${t.zoom}) returned ${v.zoom}, focus ${v.focus}`);
 			if (!v.highlighted)
 				throw new Error(`search(${t.search}) highlighted nothing`);
-			for (const k of ['open', 'draw', 'zoom', 'search'])
-				res[k].push(v[k]);
+			for (const k of ['open', 'draw', 'zoom', 'search', 'asm', 'all']) {
+				if (v[k] !== undefined)
+					res[k].push(v[k]);
+			}
 			await context.close();
 		}
 		const row = { nodes: count, bytes, perNode: bytes / count, dataPerNode: dataBytes / count,
 			      zoomShare: t.share,
 			      open: median(res.open), load: median(res.load), draw: median(res.draw),
-			      zoom: median(res.zoom), search: median(res.search) };
+			      zoom: median(res.zoom), search: median(res.search),
+			      asm: res.asm.length ? median(res.asm) : NaN,
+			      all: res.all.length ? median(res.all) : NaN };
 
 		console.log(`  ${count} nodes: ${bytes} bytes (${row.perNode.toFixed(1)}/node), ` +
 			    `open ${row.open.toFixed(1)} ms (draw ${row.draw.toFixed(1)}), load ${row.load} ms, zoom ${row.zoom.toFixed(1)} ms, ` +
-			    `search ${row.search.toFixed(1)} ms`);
+			    `search ${row.search.toFixed(1)} ms, Assembly pane ${row.asm.toFixed(1)} ms, ` +
+			    `all contexts ${row.all.toFixed(1)} ms`);
 		rows.push(row);
 	}
 } catch (e) {
@@ -350,9 +418,9 @@ one run of \`make bench-viewer\`: the load average under Machine says how
 busy it was (on a small machine shared with other work they move by half
 between runs).
 
-| nodes | HTML bytes | bytes/node | data bytes/node | open ms | first draw ms | load ms | zoom ms | search ms |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-${rows.map((r) => `| ${r.nodes} | ${r.bytes} | ${r.perNode.toFixed(1)} | ${r.dataPerNode.toFixed(1)} | ${ms(r.open)} | ${ms(r.draw)} | ${r.load} | ${ms(r.zoom)} | ${ms(r.search)} |`).join('\n')}
+| nodes | HTML bytes | bytes/node | data bytes/node | open ms | first draw ms | load ms | zoom ms | search ms | Assembly pane ms | all contexts ms |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${rows.map((r) => `| ${r.nodes} | ${r.bytes} | ${r.perNode.toFixed(1)} | ${r.dataPerNode.toFixed(1)} | ${ms(r.open)} | ${ms(r.draw)} | ${r.load} | ${ms(r.zoom)} | ${ms(r.search)} | ${ms(r.asm)} | ${ms(r.all)} |`).join('\n')}
 
 - **bytes/node**: the whole page over its nodes; **data bytes/node**: the
   \`fg-data\` element alone (the viewer's script and style are the rest).
@@ -368,6 +436,13 @@ ${rows.map((r) => `| ${r.nodes} | ${r.bytes} | ${r.perNode.toFixed(1)} | ${r.dat
   depth 4 or more holding about a tenth of the samples, drawn.
 - **search**: \`window.perfFlamegraph.search('alloc')\`, a substring of about
   one function name in fifteen, highlighted and drawn.
+- **Assembly pane**: \`window.perfFlamegraph.asmOpen(label)\` on the zoomed
+  function, which each page gives a whole code of ${ASM_INSNS} instructions
+  (about 2,000 source lines among them, a branch with a link every eighth,
+  a twentieth with samples), as \`--annotate-functions\` gives the hottest
+  functions: the pane filled and laid out (script and layout on the main
+  thread, not the paint). **all contexts**: then
+  \`asmContext(true)\`, its switch to all contexts, filled and laid out.
 
 ## Machine
 

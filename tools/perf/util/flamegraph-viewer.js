@@ -1719,7 +1719,7 @@
 	 */
 	function asmSourceRow(body, f, r) {
 		const src = SOURCES[r.src];
-		const tr = body.insertRow();
+		const tr = body.appendChild(document.createElement('tr'));
 		const td = tr.insertCell();
 		const text = src && src.lines && src.lines[r.line - src.first];
 		const line = (r.sl || '') + (text !== undefined ? ':  ' + text.trim() : '');
@@ -1793,25 +1793,78 @@
 
 	/* Mark the row of address a and scroll it into the pane. */
 	function asmGoto(a) {
-		const body = $('asm-code').tBodies[0];
+		const pane = $('asm-body');
+		let at = null;
 
 		asm.line = a;
-		for (const tr of body.rows) {
+		for (const tr of $('asm-rows').querySelectorAll('tr')) {
 			tr.classList.toggle('sel', tr.dataset.a === a);
-			if (tr.dataset.a === a) {
-				const pane = $('asm-body');
-
-				pane.scrollTop = tr.offsetTop - pane.clientHeight / 3;
-			}
+			if (tr.dataset.a === a)
+				at = tr;
 		}
+		if (at)
+			pane.scrollTop += at.getBoundingClientRect().top -
+					  pane.getBoundingClientRect().top - pane.clientHeight / 3;
 	}
 
+	/* Rows per table of the pane: tables out of sight are not laid out. */
+	const ASM_CHUNK = 200;
+
+	/*
+	 * A function that gives the table body for the next row of rows (a
+	 * div of tables of ASM_CHUNK rows, each in a div whose
+	 * content-visibility spares the layout of those out of sight).
+	 */
+	function asmChunks(rows) {
+		let body = null, nr = 0;
+
+		return function () {
+			if (!body || nr === ASM_CHUNK) {
+				const chunk = rows.appendChild(document.createElement('div'));
+				const table = chunk.appendChild(document.createElement('table'));
+
+				chunk.className = 'asm-chunk';
+				chunk.style.containIntrinsicSize = 'auto ' + ASM_CHUNK * 14 + 'px';
+				table.appendChild($('asm-head').querySelector('colgroup').cloneNode(true));
+				body = table.appendChild(document.createElement('tbody'));
+				nr = 0;
+			}
+			nr++;
+			return body;
+		};
+	}
+
+	/*
+	 * A click on an instruction's row: the leaf at it inside the selected
+	 * frame (this context) or its heaviest stack, and the row marked.
+	 */
+	function asmClick(ev) {
+		const tr = ev.target.closest('tr');
+		const f = asm.fn;
+
+		if (!tr || !tr.dataset.a || !f)
+			return;
+		const key = (asm.frame && asm.frame.key ? asm.frame.key : f.d + '\u0000' + f.n) +
+			    '\u0000' + tr.dataset.a;
+
+		if (insns.has(key))
+			selectRow(key, asm.all ? null : asm.frame);
+		asmGoto(tr.dataset.a);
+	}
+
+	/*
+	 * The rows of the pane, built apart and shown once whole
+	 * (appendChild, not insertRow(), whose index costs a count of the
+	 * rows each time), one listener for them all, in tables of
+	 * ASM_CHUNK rows of which only those in sight are laid out: a
+	 * function of 12,000 instructions opens at once.
+	 */
 	function fillAsm() {
-		const body = $('asm-code').tBodies[0];
+		const rows = document.createElement('div');
 		const f = asm.fn, frame = asm.frame;
 		const notes = [];
 
-		body.textContent = '';
+		rows.id = 'asm-rows';
 		$('asm-ctx').classList.toggle('on', !asm.all);
 		$('asm-all').classList.toggle('on', asm.all);
 		$('asm-ctx').disabled = !frame || frame.x === undefined;
@@ -1823,6 +1876,7 @@
 				FUNCTIONS.length + ' functions with the most self weight: perf flamegraph --asm' +
 				' --annotate-functions=N carries more';
 			asm.hot = [];
+			$('asm-rows').replaceWith(rows);
 			return;
 		}
 		if (f.why)
@@ -1841,19 +1895,20 @@
 			   '; shares: self of the self, calls of the ' +
 			   (asm.all ? 'function\'s frames' : 'frame'));
 		const whys = new Map();
-		const head = $('asm-code').tHead.rows[0].cells;
+		const head = $('asm-head').tHead.rows[0].cells;
 		const textPx = head[3].clientWidth - 8;
+		const next = asmChunks(rows);
 
 		f.rows.forEach((r, j) => {
 			if (r.src >= 0 && (!prev || prev.src !== r.src || prev.line !== r.line)) {
-				asmSourceRow(body, f, r);
+				asmSourceRow(next(), f, r);
 				if (SOURCES[r.src] && SOURCES[r.src].why)
 					whys.set(SOURCES[r.src].f, SOURCES[r.src].why);
 			} else if (r.src < 0 && r.sl && (!prev || prev.sl !== r.sl)) {
-				asmSourceRow(body, f, r);
+				asmSourceRow(next(), f, r);
 			}
 			prev = r;
-			const tr = body.insertRow();
+			const tr = next().appendChild(document.createElement('tr'));
 			const s = self.get(j), c = calls.get(j);
 
 			tr.dataset.a = r.a;
@@ -1868,16 +1923,8 @@
 			}
 			tr.title = r.a + (r.sl ? ', ' + r.sl : '') + ': click for its heaviest stack' +
 				   (asm.all || !frame ? '' : ' in this frame');
-			tr.addEventListener('click', function () {
-				const key = (asm.frame && asm.frame.key ? asm.frame.key : f.d + '\u0000' + f.n) +
-					    '\u0000' + r.a;
-
-				/* This context: the leaf inside the selected frame. */
-				if (insns.has(key))
-					selectRow(key, asm.all ? null : asm.frame);
-				asmGoto(r.a);
-			});
 		});
+		$('asm-rows').replaceWith(rows);
 		asmNotes(notes, whys);
 		asm.hot = Array.from(self.entries()).filter((e) => e[1][0] > 0)
 			.sort((x, y) => y[1][0] - x[1][0]).map((e) => f.rows[e[0]].a);
@@ -1934,6 +1981,7 @@
 			walk(c);
 	})(root);
 
+	$('asm-code').addEventListener('click', asmClick);
 	$('asm-ctx').addEventListener('click', function () {
 		asm.all = false;
 		fillAsm();
@@ -2198,6 +2246,25 @@
 		focus: () => (view === 'sandwich' ? sandwich.fn.n : focus.n),
 		asm: () => ({ fn: asm.fn ? asm.fn.n : null, all: asm.all, line: asm.line,
 			      frame: asm.frame ? asm.frame.n : null }),
+		/* The Assembly pane of label's widest frame: ms to fill and lay it out. */
+		asmOpen: function (label) {
+			const f = widest(label);
+			const t = performance.now();
+
+			if (!f)
+				return -1;
+			showAsm(f.n);
+			void $('asm-body').scrollHeight;
+			return performance.now() - t;
+		},
+		/* The pane switched to all contexts (all) or this one: ms, as asmOpen. */
+		asmContext: function (all) {
+			const t = performance.now();
+
+			(all ? $('asm-all') : $('asm-ctx')).click();
+			void $('asm-body').scrollHeight;
+			return performance.now() - t;
+		},
 		cursor: function () {
 			const f = frames.find((r) => r.n === cursor);
 
