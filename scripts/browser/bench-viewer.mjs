@@ -10,8 +10,8 @@
  * timings (window.perfFlamegraph.timings.open: from the start of its
  * script to the end of the first draw), then times zoom() into a frame
  * that holds about a tenth of the samples, and search() of a substring
- * that a few percent of the functions hold, over the whole graph; and
- * before the zoom, opens the Assembly pane of another function, given
+ * that a few percent of the functions hold, over the whole graph; then
+ * opens the Assembly pane of a function below the zoomed frame, given
  * 12,000 instructions, and switches it to all contexts. The medians, the page's
  * size and its bytes per node, the machine and the commands
  * (COMMANDS.txt) go to OUT.md as markdown.
@@ -295,17 +295,20 @@ function targets(data) {
 		for (const c of a[6])
 			walk(c, depth + 1);
 	})(root, 0);
-	/* The Assembly pane's: the heaviest other function frame, wide at the start. */
+	/*
+	 * The Assembly pane's: the heaviest frame of another function below
+	 * the zoomed one, drawn wide once zoomed.
+	 */
 	let asm = null;
 
-	(function walk(a, depth) {
-		if ((a[1] & 7) === 2 && depth >= 4 && a[0] !== best[0] && (!asm || a.t > asm.t))
+	(function walk(a) {
+		if ((a[1] & 7) === 2 && a[0] !== best[0] && (!asm || a.t > asm.t))
 			asm = a;
 		for (const c of a[6])
-			walk(c, depth + 1);
-	})(root, 0);
+			walk(c);
+	})(best);
 	return { zoom: strings[best[0]], share: best.t / root.t, search: 'alloc',
-		 asm: strings[asm[0]] };
+		 asm: asm ? strings[asm[0]] : null };
 }
 
 const median = (a) => {
@@ -332,6 +335,8 @@ try {
 		const bytes = Buffer.byteLength(plain);
 		const dataBytes = Buffer.byteLength(DATA_RE.exec(plain)[0]);
 
+		if (!t.asm)
+			throw new Error(`no function frame below ${t.zoom} for the Assembly pane`);
 		withFunction(json, t.asm, 0xa5 + n);
 		const file = path.join(tmp, `fg-${n}.html`);
 
@@ -363,13 +368,13 @@ try {
 				o.search = pf.search(tg.search);
 				o.highlighted = pf.highlighted();
 				pf.search('');
+				o.zoom = pf.zoom(tg.zoom);
+				o.focus = pf.focus();
 				if (pf.asmOpen) {
 					o.asm = pf.asmOpen(tg.asm);
 					o.asmFn = pf.asm().fn;
 					o.all = pf.asmContext(true);
 				}
-				o.zoom = pf.zoom(tg.zoom);
-				o.focus = pf.focus();
 				return o;
 			}, t);
 			if (v.asm !== undefined && v.asmFn !== t.asm)
@@ -448,9 +453,10 @@ ${rows.map((r) => `| ${r.nodes} | ${r.bytes} | ${r.perNode.toFixed(1)} | ${r.dat
   depth 4 or more holding about a tenth of the samples, drawn.
 - **search**: \`window.perfFlamegraph.search('alloc')\`, a substring of about
   one function name in fifteen, highlighted and drawn.
-- **Assembly pane**: \`window.perfFlamegraph.asmOpen(label)\` on the widest
-  function frame at depth 4 or more other than the zoomed one, before the
-  zoom, which each page gives a whole code of ${ASM_INSNS} instructions
+- **Assembly pane**: after the zoom,
+  \`window.perfFlamegraph.asmOpen(label)\` on the heaviest frame of another
+  function below the zoomed one, which each page gives a whole code of
+  ${ASM_INSNS} instructions
   (about 2,000 source lines among them, a branch with a link every eighth,
   a twentieth with samples), as \`--annotate-functions\` gives the hottest
   functions: the pane filled and laid out (script and layout on the main

@@ -519,6 +519,27 @@ static int flamegraph_asm__dso(struct flamegraph_asm *fa,
 	return err;
 }
 
+/*
+ * The source file of an annotation line's @fileloc, whose line is
+ * @line_nr: LLVM's is the file's path, objdump's (-l) the path, ':', the
+ * line and maybe " (discriminator N)".  Return: a copy to free(), NULL
+ * without memory.
+ */
+static char *fileloc__file(const char *fileloc, int line_nr)
+{
+	char suffix[16];
+	const char *at = fileloc, *end = NULL;
+	size_t len;
+
+	len = scnprintf(suffix, sizeof(suffix), ":%d", line_nr);
+	while ((at = strstr(at, suffix)) != NULL) {
+		if (at[len] == '\0' || at[len] == ' ')
+			end = at;
+		at += len;
+	}
+	return end ? strndup(fileloc, end - fileloc) : strdup(fileloc);
+}
+
 ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***lines, u64 **addrs,
 				       struct flamegraph_fileloc **filelocs)
 {
@@ -527,7 +548,7 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***line
 	struct annotation_line *al;
 	char **text = NULL, *line;
 	u64 start, *at = NULL;
-	size_t nr = 0, alloc_text = 0, alloc_at = 0, alloc_loc = 0, i;
+	size_t nr = 0, alloc_text = 0, alloc_at = 0, alloc_loc = 0, nr_files = 0, i;
 	int err = 0;
 
 	*lines = NULL;
@@ -543,9 +564,6 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***line
 		err = 0;
 		goto out;
 	}
-	/* Only LLVM's lines carry a file and line of their own, not capstone's. */
-	if (annotate_opts.disassembler_used != PERF_DISASM_LLVM)
-		filelocs = NULL;
 	start = map__rip_2objdump(ms->map, ms->sym->start);
 	list_for_each_entry(al, &notes->src->source, node) {
 		struct flamegraph_insn insn = { .text = NULL, };
@@ -563,12 +581,13 @@ ssize_t flamegraph__disassemble_symbol(const struct map_symbol *ms, char ***line
 			loc[nr].file = NULL;
 			loc[nr].line = 0;
 			if (al->fileloc && al->line_nr > 0) {
-				loc[nr].file = strdup(al->fileloc);
+				loc[nr].file = fileloc__file(al->fileloc, al->line_nr);
 				loc[nr].line = al->line_nr;
 				if (!loc[nr].file) {
 					err = -ENOMEM;
 					goto out;
 				}
+				nr_files++;
 			}
 		}
 		line = strdup(al->line);
@@ -599,8 +618,11 @@ out:
 	}
 	*lines = text;
 	*addrs = at;
-	if (filelocs)
+	/* None: another disassembler, or no line in the DWARF LLVM read. */
+	if (filelocs && nr_files)
 		*filelocs = loc;
+	else
+		free(loc);
 	return nr;
 }
 

@@ -81,8 +81,8 @@ int flamegraph__lookup_objdump(struct perf_env *env, char **path);
  *         (owned by the caller)
  * @filelocs: NULL, or set to their source lines (owned by the caller:
  *            free() each @file, then the array) where the disassembler
- *            gave them, which only LLVM's does (llvm_addr2line() of each
- *            instruction); else to NULL
+ *            gave any: LLVM's (llvm_addr2line() of each instruction) and
+ *            objdump's (-l) do, capstone's doesn't; else to NULL
  *
  * perf annotate's lines of the symbol (symbol__annotate(), without an
  * evsel): its disassemblers in annotate.disassemblers order, the bytes

@@ -1824,7 +1824,7 @@
 				const table = chunk.appendChild(document.createElement('table'));
 
 				chunk.className = 'asm-chunk';
-				chunk.style.containIntrinsicSize = 'auto ' + ASM_CHUNK * 14 + 'px';
+				chunk.style.containIntrinsicBlockSize = 'auto ' + ASM_CHUNK * 14 + 'px';
 				table.appendChild($('asm-head').querySelector('colgroup').cloneNode(true));
 				body = table.appendChild(document.createElement('tbody'));
 				nr = 0;

@@ -134,9 +134,9 @@ struct flamegraph_function_insn {
 /**
  * struct flamegraph_fileloc - an instruction's source line, as perf
  *                             annotate's disassembler gave it
- * @file: the source file, the path LLVM's symbolizer gives (the line
- *        table's, joined to the compilation directory), owned; NULL
- *        where the debug info has no line for the instruction
+ * @file: the source file, the path LLVM's symbolizer (or objdump -l)
+ *        gives (the line table's, joined to the compilation directory),
+ *        owned; NULL where the debug info has no line for the instruction
  * @line: its line in @file, or 0
  */
 struct flamegraph_fileloc {
