@@ -959,7 +959,16 @@ async function workloadChecks() {
 					 text: td.textContent, title: td.title };
 			});
 
-			assert(c.l >= 0 && c.r <= vw && c.sw <= c.cw && c.text === c.title,
+			/*
+			 * Whole but for a branch target's symbol, which the
+			 * viewer cuts first where the column, sized to what
+			 * three quarters of the rows need, is too narrow (a
+			 * sampled jump in libc to a versioned name, say).
+			 */
+			const bare = (t) => t.replace(/<[^>]*>/, '<>');
+
+			assert(c.l >= 0 && c.r <= vw && c.sw <= c.cw &&
+			       (c.text === c.title || bare(c.text) === bare(c.title)),
 			       `instruction cell ${JSON.stringify(c)} not whole at ${vw} px`);
 		}
 		/* Sorted by the share of the function, as perf annotate's percent. */
