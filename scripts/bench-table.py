@@ -170,7 +170,7 @@ def self_profile(path):
     print(f"`perf record -g` of `perf flamegraph --asm` on cc-1M, {total} "
           "samples, shown by perf flamegraph itself (the `--asm` graph is "
           "build/bench/self.html). Shares of the run, one thread; libc's "
-          "allocator and libcapstone have no frame pointers, so some of "
+          "allocator, zlib and LLVM have no frame pointers, so some of "
           "their samples appear outside their callers.\n")
     print("| function | what | share |")
     print("|---|---|---:|")
