@@ -75,12 +75,14 @@ PERF_MAKEFLAGS := O=$(OBJ) \
 		  PYTHON=/usr/bin/python3 mandir=$(CURDIR)/$(B)/man \
 		  prefix=$(CURDIR)/$(B) $(PERF_EXTRA)
 
-# patches/commits says the order in which the patches apply.
-SERIES	:= patches/commits $(wildcard patches/*.patch)
+# The series of patches/, one directory each (scripts/stack.sh).
+SERIES	:= $(wildcard patches/*/series patches/*/cover-letter patches/*/*.patch) \
+	   scripts/stack.sh
 
 all: $(PERF) $(MAN)
 
-.PHONY: all deps browser-deps check check-loaded check-libbfd bench bench-viewer perf-test-parity patches check-patches asan \
+.PHONY: all deps browser-deps check check-loaded check-libbfd bench bench-viewer perf-test-parity patches check-patches \
+	patches-branch patches-save asan \
 	fuzz clean distclean FORCE
 
 $(B)/.deps: scripts/deps.sh
@@ -178,12 +180,20 @@ check-libbfd:
 		tee $(CURDIR)/$(B)/check-libbfd.log
 	@grep -qE ': (Ok|Skip.*)$$' $(B)/check-libbfd.log
 
-# The mailing-list series (patches/commits says the order and which file
-# goes where):
-# build/patches, and its check: each patch applies, builds with WERROR=1
-# and passes checkpatch --strict; the tests pass on the last.
+# The mailing-list series of patches/, one directory each:
+# build/patches/NN-name/, and their check: each patch applies, builds
+# with WERROR=1 and passes checkpatch --strict; each series' tests pass
+# on its last patch.
 patches: $(BASE)/.base-version
-	@scripts/make-patches.sh $(BASE) $(B)/patches
+	@scripts/make-patches.sh $(B)/patches
+
+# The series as a git branch to edit (build/stack), and back into
+# patches/ and tools/: Documentation/patches.rst.
+patches-branch: $(BASE)/.base-version
+	@scripts/stack.sh branch
+
+patches-save:
+	@scripts/stack.sh save
 
 # The man page for the series' perf help test: the same text as its patch.
 check-patches: patches $(MAN) $(PPROF_BIN)

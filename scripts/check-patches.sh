@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-patches.sh BASE PATCHDIR: apply the series written by make patches
-# to a pristine copy of the base one patch at a time with git am, build
-# perf after each with WERROR=1, run the base's checkpatch.pl --strict on
-# each (no error, no warning), and run the tests present after each patch
-# that adds or changes a test, and after the last, which is also built
-# with REFCNT_CHECKING=1 (as upstream's tests/make). One line per patch;
-# stops at the first problem. With FROM=N (make check-patches FROM=N),
-# the patches before the N-th are applied only, neither built nor
-# checked: to go on after a run that passed them.
+# (PATCHDIR/NN-name/, in order) to a pristine copy of the base one patch
+# at a time with git am, build perf after each with WERROR=1, run the
+# base's checkpatch.pl --strict on each (no error, no warning), and run
+# the tests present at the last patch of each series; the last is also
+# built with REFCNT_CHECKING=1 (as upstream's tests/make). One line per
+# patch; stops at the first problem. With FROM=N (make check-patches
+# FROM=N), the patches before the N-th of all are applied only, neither
+# built nor checked: to go on after a run that passed them.
 
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,10 +50,10 @@ git commit -q -m base
 export FLAMEGRAPH_PROFILES=${FLAMEGRAPH_PROFILES:-$top/../shared/profiles}
 
 n=0
-for p in "$patches"/[0-9][0-9][0-9][0-9]-*.patch; do
+for p in "$patches"/[0-9][0-9]-*/[0-9][0-9][0-9][0-9]-*.patch; do
 	case "$p" in *0000-cover-letter.patch) continue ;; esac
 	n=$((n + 1))
-	subject=$(sed -n 's/^Subject: \[PATCH [v0-9 ]*[0-9/]*\] //p' "$p")
+	subject=$(sed -n 's/^Subject: \[[^]]*\] //p' "$p")
 	if ! git am -q "$p" > "$obj/am.log" 2>&1; then
 		echo "FAIL $n $subject: git am"
 		cat "$obj/am.log"
@@ -102,17 +102,16 @@ PY
 	fi
 	checks=$(grep -c "^CHECK:" "$obj/checkpatch.log" || true)
 	echo "ok   $n $subject (builds with WERROR=1; checkpatch: $checks CHECKs)"
-	# Each test arrives with what it tests, and passes there.
-	last=$(ls "$patches"/[0-9][0-9][0-9][0-9]-*.patch | tail -1)
-	if [ "$p" != "$last" ] &&
-	   git diff --name-only HEAD~1 HEAD | grep -q '^tools/perf/tests/'; then
+	# Each series' tests pass at its last patch.
+	series=$(dirname "$p")
+	if [ "$p" = "$(ls "$series"/[0-9][0-9][0-9][0-9]-*.patch | tail -1)" ]; then
 		if ! PRESENT=1 "$top/scripts/run-tests.sh" "$obj/perf" "$work/tools/perf" \
 				> "$obj/tests.log" 2>&1; then
-			echo "FAIL $n $subject: tests"
+			echo "FAIL $(basename "$series"): tests"
 			grep -vE ': (Ok|Skip.*)$' "$obj/tests.log" | tail -40
 			exit 1
 		fi
-		echo "     $n tests: $(tail -1 "$obj/tests.log")"
+		echo "     $(basename "$series") tests: $(tail -1 "$obj/tests.log")"
 	fi
 done
 
@@ -128,5 +127,4 @@ if ! make -C tools/perf O="$obj-refcnt" $makeflags EXTRA_CFLAGS="-DREFCNT_CHECKI
 	exit 1
 fi
 rm -rf "$obj-refcnt"
-echo "  TESTS  the tests of the whole series"
-"$top/scripts/run-tests.sh" "$obj/perf" "$work/tools/perf"
+echo "ok   the series with REFCNT_CHECKING=1"

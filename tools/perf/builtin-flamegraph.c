@@ -959,7 +959,7 @@ static int __cmd_flamegraph(struct perf_flamegraph *pfg)
 	if (err)
 		return err;
 	end = rdclock();
-	/* Where the time went, for make bench. */
+	/* Where the time went, phase by phase, at -v. */
 	pr_debug("perf flamegraph: phases (ms): events %.1f, disassembly %.1f, finish %.1f, write %.1f\n",
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6,
 		 (end - t[3]) / 1e6);
