@@ -35,12 +35,18 @@ if [ "$3" = --reset ]; then
 fi
 
 cd "$top"
-git ls-files -co --exclude-standard tools | while read -r f; do
+# checks/shell/ holds this repository's own perf shell tests (not the
+# series'): linked among perf's, where perf test runs them.
+git ls-files -co --exclude-standard tools checks/shell | while read -r f; do
 	[ -f "$f" ] || continue
-	dst="$src/$f"
+	case "$f" in
+	checks/shell/*) rel=tools/perf/tests/shell/${f#checks/shell/} ;;
+	*) rel=$f ;;
+	esac
+	dst="$src/$rel"
 	[ -L "$dst" ] && [ "$(readlink "$dst")" = "$top/$f" ] && continue
-	if [ -e "$base/$f" ]; then
-		echo "$f exists in the base: change it with a patch instead" >&2
+	if [ -e "$base/$rel" ]; then
+		echo "$rel exists in the base: change it with a patch instead" >&2
 		exit 1
 	fi
 	mkdir -p "$(dirname "$dst")"

@@ -45,9 +45,6 @@ git config user.name "$name"
 git config user.email "$email"
 git add -A
 git commit -q -m base
-# The tests' copies are not links into this repository: say where the
-# foreign profiles are, as the tests find them from a link.
-export FLAMEGRAPH_PROFILES=${FLAMEGRAPH_PROFILES:-$top/../shared/profiles}
 
 n=0
 for p in "$patches"/[0-9][0-9]-*/[0-9][0-9][0-9][0-9]-*.patch; do

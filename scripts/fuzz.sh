@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fuzz.sh SECONDS: build the libFuzzer target of the flame-graph tree and
-# writers (tools/perf/tests/fuzz/flamegraph-fuzz.c) with clang, ASan and
+# writers (checks/fuzz/flamegraph-fuzz.c) with clang, ASan and
 # UBSan, with the same -I/-D flags perf's build used for
-# util/flamegraph.c, replay the kept inputs in tools/perf/tests/fuzz/
+# util/flamegraph.c, replay the kept inputs in checks/fuzz/
 # inputs/ (hand-made seeds, and any input that ever found a bug), then
 # fuzz for SECONDS. A finding is written to build/fuzz/ and fails the
 # run: once fixed, keep it in inputs/.
@@ -33,13 +33,13 @@ echo "  CLANG  $out/flamegraph-fuzz"
 # shellcheck disable=SC2086
 (cd "$src" && clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -Wno-unknown-warning-option $flags \
-	-o "$out/flamegraph-fuzz" tests/fuzz/flamegraph-fuzz.c \
+	-o "$out/flamegraph-fuzz" "$top/checks/fuzz/flamegraph-fuzz.c" \
 	util/flamegraph.c util/flamegraph-output.c util/flamegraph-html.c util/hashmap.c \
 	util/json.c util/strbuf.c \
 	../lib/ctype.c ../lib/rbtree.c ../lib/string.c ../lib/zalloc.c)
 
 cd "$out"
-inputs=$top/tools/perf/tests/fuzz/inputs
+inputs=$top/checks/fuzz/inputs
 if [ -d "$inputs" ]; then
 	echo "  REPLAY $(ls "$inputs" | wc -l) kept inputs"
 	./flamegraph-fuzz "$inputs"/* > replay.log 2>&1 || {

@@ -27,6 +27,7 @@ tests=(
 	"perf flamegraph HTML viewer in Chromium"
 	"perf flamegraph: the README's commands, as printed"
 	"perf flamegraph: options added to perf's commands change no command line"
+	"perf flamegraph and perf report on recordings of other machines"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"
 	"perf script python: names, symbol ranges, the image perf disassembles"
@@ -49,14 +50,17 @@ tests=(
 	"perf addr2line.style=libdw: source lines and inlines of a small PIE"
 )
 
-# The browser, README and options tests are this repository's, not the
-# series': make check-patches runs the tests of the series alone.
+# The browser, README, options and other machines' recordings tests are
+# this repository's (checks/shell/), not the series': make check-patches
+# runs the tests of the series alone.
 [ -e "$srcdir/tests/shell/flamegraph_browser.sh" ] ||
 	tests=("${tests[@]/perf flamegraph HTML viewer in Chromium}")
 [ -e "$srcdir/tests/shell/flamegraph_readme.sh" ] ||
 	tests=("${tests[@]/perf flamegraph: the README*}")
 [ -e "$srcdir/tests/shell/flamegraph_options.sh" ] ||
 	tests=("${tests[@]/perf flamegraph: options added*}")
+[ -e "$srcdir/tests/shell/flamegraph_foreign_profiles.sh" ] ||
+	tests=("${tests[@]/perf flamegraph and perf report on recordings*}")
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

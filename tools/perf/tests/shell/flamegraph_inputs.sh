@@ -245,11 +245,7 @@ test_stripped_binary() {
 test_foreign_profiles() {
 	# Recordings of another machine, made here: the header of each names
 	# another kernel, their binary is gone, and some are DWARF, zstd,
-	# two processes, two events or a pipe. Profiles recorded on other
-	# machines too, where there are: shared/profiles/README.md beside the
-	# repository.
-	local dir=${FLAMEGRAPH_PROFILES:-$(cd "$(dirname "$(readlink -f "$0")")/../../../.." &&
-		pwd)/../shared/profiles}
+	# two processes, two events or a pipe.
 	local d="${workdir}/foreign" f ev gone
 
 	echo "Foreign profiles"
@@ -272,12 +268,7 @@ test_foreign_profiles() {
 		[ "$f" = "$d/pipe.data" ] || python3 "${shelldir}/lib/perf_data_set_release.py" \
 			"$f" 2.6.32-another-kernel
 	done
-	# Those made here are the part's; those of other machines are more.
-	if [ ! -d "${dir}" ]; then
-		echo "no profiles of other machines in ${dir}: the ones made here alone"
-		dir=
-	fi
-	for f in "$d"/*.data ${dir:+"${dir}"/*.data}; do
+	for f in "$d"/*.data; do
 		for ev in $(perf script -G -F event -i "$f" 2> /dev/null |
 			    sed 's/^ *//; s/: *$//' | sort -u | head -2); do
 			echo "$(basename "$f"), event ${ev}"

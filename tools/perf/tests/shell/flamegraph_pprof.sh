@@ -3,10 +3,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The pprof profiles perf flamegraph writes, checked with the real
-# consumer: Google's pprof ($PPROF, else pprof in $PATH; make check
-# builds it from Debian's source). Its reading of them against perf's
-# own: perf buildid-list, perf script's sample IPs, perf annotate's
-# per-address counts, perf flamegraph's folded stacks.
+# consumer: Google's pprof ($PPROF, else pprof in $PATH). Its reading
+# of them against perf's own: perf buildid-list, perf script's sample
+# IPs, perf annotate's per-address counts, perf flamegraph's folded
+# stacks.
 
 set -e
 

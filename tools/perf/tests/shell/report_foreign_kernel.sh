@@ -15,18 +15,7 @@
 set -e
 
 shelldir=$(dirname "$0")
-# Profiles recorded on other machines, if there are: shared/profiles
-# beside the repository (see its README.md), or FLAMEGRAPH_PROFILES.
-profiles=${FLAMEGRAPH_PROFILES:-$(cd "$(dirname "$(readlink -f "$0")")/../../../.." &&
-	pwd)/../shared/profiles}
-# With kernel samples: one with the kernel's build-id, one without.
 foreign=()
-for f in dwarf-cycles.data zstd-multievent-dwarf.data; do
-	f="${profiles}/$f"
-	[ -f "$f" ] || continue
-	release=$(perf report --header-only -i "$f" 2> /dev/null | sed -n 's/^# os release : //p')
-	[ -n "${release}" ] && [ "${release}" != "$(uname -r)" ] && foreign+=("$f")
-done
 
 err=0
 ran=0

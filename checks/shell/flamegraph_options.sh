@@ -22,12 +22,12 @@ workdir=$(mktemp -d /tmp/__perf_test.flamegraph_options.XXXXX)
 # shellcheck source=lib/flamegraph.sh
 . "${shelldir}"/lib/flamegraph.sh
 
-top=$(cd "$(dirname "$(readlink -f "$0")")/../../../.." && pwd)
+top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 check=${top}/scripts/check-options.py
 
-[ -f "${check}" ] || skip "no scripts/check-options.py beside ${top}/tools"
+[ -f "${check}" ] || skip "no scripts/check-options.py beside ${top}/checks"
 [ -d "${top}/build/base/tools/perf" ] && [ -d "${top}/build/src/tools/perf" ] ||
-	skip "no build/base and build/src beside ${top}/tools"
+	skip "no build/base and build/src beside ${top}/checks"
 require python3
 
 test_series() {

@@ -23,13 +23,13 @@ workdir=$(mktemp -d /tmp/__perf_test.flamegraph_readme.XXXXX)
 # shellcheck source=lib/flamegraph.sh
 . "${shelldir}"/lib/flamegraph.sh
 
-top=$(readlink -f "$0" | sed 's|/tools/perf/tests/shell/flamegraph_readme.sh$||')
+top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 readme=${top}/README.md
 pprof=$(command -v "${PPROF:-pprof}" || true)
 perf=$(command -v perf)
 
 unset no_proxy NO_PROXY
-[ -f "${readme}" ] || skip "no README.md beside ${top}/tools"
+[ -f "${readme}" ] || skip "no README.md beside ${top}/checks"
 require cc python3 curl gzip "${pprof:-pprof}"
 
 # The README's cache of build-ids, ~/.debug, in a $HOME of the test's.

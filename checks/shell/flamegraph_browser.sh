@@ -24,7 +24,7 @@ set -e
 err=0
 shelldir=$(dirname "$0")
 # The repository: this file is linked from it into the assembled tree.
-top=$(readlink -f "$0" | sed 's|/tools/perf/tests/shell/flamegraph_browser.sh$||')
+top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 node_modules=${FLAMEGRAPH_NODE_MODULES:-${top}/build/node/node_modules}
 chromium=${FLAMEGRAPH_CHROMIUM:-/usr/bin/chromium}
 artifacts=${FLAMEGRAPH_ARTIFACTS:-${top}/build/test-artifacts/flamegraph_browser}

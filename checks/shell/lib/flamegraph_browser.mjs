@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The browser half of tests/shell/flamegraph_browser.sh: opens a page
+ * The browser half of checks/shell/flamegraph_browser.sh: opens a page
  * written by perf flamegraph from file:// in headless Chromium, through
  * playwright-core, and checks the viewer as a user would use it.
  *
@@ -53,7 +53,7 @@ const require = createRequire(path.resolve(process.env.FLAMEGRAPH_NODE_MODULES |
 					 'node_modules', 'x.js'));
 const { chromium } = require('playwright-core');
 
-/* The names of tests/shell/lib/flamegraph_hostile.c, byte for byte. */
+/* The names of lib/flamegraph_hostile.c, byte for byte. */
 const HOSTILE = [
 	'</script><script>window.__pwned=1</script>',
 	'"quoted"&amp;;\'&#39;',
