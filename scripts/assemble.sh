@@ -49,6 +49,12 @@ git ls-files -co --exclude-standard tools checks/shell | while read -r f; do
 		echo "$rel exists in the base: change it with a patch instead" >&2
 		exit 1
 	fi
+	# A check of ours never stands in for a file of the series.
+	if [ "$f" != "$rel" ] && { [ -e "$top/$rel" ] ||
+	   { [ -L "$dst" ] && [ "$(readlink "$dst")" != "$top/$f" ]; }; }; then
+		echo "$f: $rel is the series' already" >&2
+		exit 1
+	fi
 	mkdir -p "$(dirname "$dst")"
 	ln -sfn "$top/$f" "$dst"
 done

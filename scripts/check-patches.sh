@@ -50,7 +50,8 @@ n=0
 for p in "$patches"/[0-9][0-9]-*/[0-9][0-9][0-9][0-9]-*.patch; do
 	case "$p" in *0000-cover-letter.patch) continue ;; esac
 	n=$((n + 1))
-	subject=$(sed -n 's/^Subject: \[[^]]*\] //p' "$p")
+	# The subject whole (format-patch folds a long one), its [PATCH] off.
+	subject=$(git mailinfo /dev/null /dev/null < "$p" | sed -n 's/^Subject: //p')
 	if ! git am -q "$p" > "$obj/am.log" 2>&1; then
 		echo "FAIL $n $subject: git am"
 		cat "$obj/am.log"

@@ -33,7 +33,8 @@ format() {
 		echo "make patches: patches/$name/cover-letter: no 'Subject: [PATCH v4] ...' first line" >&2
 		exit 1
 	}
-	git format-patch -q --cover-letter --thread --subject-prefix="$prefix" \
+	git -c diff.noprefix=false -c diff.mnemonicPrefix=false \
+		format-patch -q --cover-letter --thread --subject-prefix="$prefix" \
 		-o "$dir" "$cover..$last"
 	python3 - "$dir/0000-cover-letter.patch" "$work.cover" <<'PY'
 import sys

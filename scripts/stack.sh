@@ -28,28 +28,52 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 base=$top/build/base
+# The temporary files and directories to remove at exit, whatever ends it.
+TMPS=()
+trap 'rm -rf "${TMPS[@]}"' EXIT
+# What a user's git config would change in a diff: not ours.
+gitq() {
+	git -c diff.noprefix=false -c diff.mnemonicPrefix=false -c core.quotePath=true \
+		-c color.ui=false -c commit.gpgsign=false "$@"
+}
 
 die() {
 	echo "stack.sh: $*" >&2
 	exit 1
 }
 
-# The series directories, in order.
+# The series directories, in order, into the array DIRS.
 series_dirs() {
 	local d
+
+	DIRS=()
 	for d in "$top"/patches/[0-9][0-9]-*/; do
+		[ -d "$d" ] || die "no series in patches/"
 		[ -f "$d/series" ] || die "${d#"$top"/} has no series file"
-		echo "${d%/}"
+		DIRS+=("${d%/}")
 	done
 }
 
-# The patch files of series directory $1, in its order.
+# The patch files of series directory $1, in its order, into PATCHES;
+# every file of the directory but its cover letter and series file is
+# one of them.
 series_patches() {
-	local p
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$1/series" | while read -r p; do
+	local p f
+
+	PATCHES=()
+	while read -r p; do
+		p=${p%%#*}
+		p=${p%"${p##*[![:space:]]}"}
 		[ -n "$p" ] || continue
 		[ -f "$1/$p" ] || die "${1#"$top"/}/series names $p, which is not there"
-		echo "$1/$p"
+		PATCHES+=("$1/$p")
+	done < "$1/series"
+	for f in "$1"/*; do
+		case "${f##*/}" in
+		series|cover-letter) continue ;;
+		esac
+		[[ " ${PATCHES[*]} " == *" $f "* ]] ||
+			die "${f#"$top"/} is in no series file"
 	done
 }
 
@@ -78,6 +102,12 @@ patches_sum() {
 	(cd "$top" && find patches -type f | LC_ALL=C sort | xargs sha1sum | sha1sum | cut -d' ' -f1)
 }
 
+# Our files in tools/: every one is some series' (untracked ones too,
+# but what .gitignore ignores).
+tools_files() {
+	(cd "$top" && git ls-files -co --exclude-standard tools)
+}
+
 # The files the series adds under tools/ at the branch's head.
 series_files() {
 	git -C "$1" diff --name-only --no-renames --diff-filter=A base HEAD -- tools
@@ -86,8 +116,10 @@ series_files() {
 cmd_apply() {
 	local src d p
 	src=$(cd "$1" && pwd) || die "apply: no tree $1"
-	for d in $(series_dirs); do
-		for p in $(series_patches "$d"); do
+	series_dirs
+	for d in "${DIRS[@]}"; do
+		series_patches "$d"
+		for p in "${PATCHES[@]}"; do
 			apply_one "$src" "$p"
 		done
 	done
@@ -106,14 +138,16 @@ make_branch() {
 	# checkpatch.pl --strict leaves its CamelCase cache here: not ours.
 	echo ".checkpatch-camelcase.*" >> "$dir/.git/info/exclude"
 	git -C "$dir" add -A
-	git -C "$dir" commit -q -m base
+	gitq -C "$dir" commit -q -m base
 	git -C "$dir" tag base
-	for d in $(series_dirs); do
+	series_dirs
+	for d in "${DIRS[@]}"; do
 		name=${d##*/}
 		[ -f "$d/cover-letter" ] || die "patches/$name has no cover-letter"
 		printf -- '--- %s\n\n' "$name" | cat - "$d/cover-letter" > "$dir/.git/stack-msg"
-		git -C "$dir" commit -q --allow-empty --cleanup=whitespace -F .git/stack-msg
-		for p in $(series_patches "$d"); do
+		gitq -C "$dir" commit -q --allow-empty --cleanup=whitespace -F .git/stack-msg
+		series_patches "$d"
+		for p in "${PATCHES[@]}"; do
 			git -C "$dir" mailinfo -k "$dir/.git/stack-body" "$dir/.git/stack-diff" \
 				< "$p" > "$dir/.git/stack-info"
 			{
@@ -123,7 +157,7 @@ make_branch() {
 			} > "$dir/.git/stack-msg"
 			(cd "$dir" && git apply --index --whitespace=nowarn "$p") ||
 				die "${p#"$top"/} does not apply"
-			git -C "$dir" commit -q $signoff --cleanup=whitespace -F .git/stack-msg
+			gitq -C "$dir" commit -q $signoff --cleanup=whitespace -F .git/stack-msg
 		done
 	done
 	rm -f "$dir"/.git/stack-msg "$dir"/.git/stack-body "$dir"/.git/stack-diff \
@@ -144,7 +178,8 @@ cmd_branch() {
 	patches_sum > "$dir/.git/stack-patches"
 	series_files "$dir" > "$dir/.git/stack-files"
 	# Our files as tools/ has them now, where the series has them
-	# otherwise.
+	# otherwise, and those no series has yet: a new file is in the
+	# WIP commit too.
 	while read -r f; do
 		if [ -f "$top/$f" ]; then
 			cmp -s "$top/$f" "$dir/$f" || cp "$top/$f" "$dir/$f"
@@ -152,15 +187,27 @@ cmd_branch() {
 			rm "$dir/$f"
 		fi
 	done < "$dir/.git/stack-files"
-	git -C "$dir" add -A
+	tools_files | sort | comm -23 - <(sort "$dir/.git/stack-files") | while read -r f; do
+		[ -f "$top/$f" ] || continue
+		mkdir -p "$(dirname "$dir/$f")"
+		cp -p "$top/$f" "$dir/$f"
+	done
+	gitq -C "$dir" add -A
 	if ! git -C "$dir" diff --cached --quiet; then
-		git -C "$dir" commit -q -m "WIP: tools/" -m "What tools/ has that the series doesn't: fold it into the commits it belongs to."
+		gitq -C "$dir" commit -q -m "WIP: tools/" -m "What tools/ has that the series doesn't: fold it into the commits it belongs to."
 		echo "  STACK  $dir: the series, then your tools/ edits (WIP: tools/):"
 		git -C "$dir" show --stat --format= HEAD | sed 's/^/         /'
 	else
 		echo "  STACK  $dir: the series ($(git -C "$dir" rev-list --count base..HEAD) commits)"
 	fi
 	git -C "$dir" rev-parse HEAD > "$dir/.git/stack-head"
+	tools_sums > "$dir/.git/stack-tools"
+}
+
+# The sums of our files in tools/, as they are: save refuses to overwrite
+# one edited since the branch was made.
+tools_sums() {
+	(cd "$top" && tools_files | LC_ALL=C sort | xargs -r sha1sum)
 }
 
 # A file name from a subject, as git format-patch makes one.
@@ -172,7 +219,7 @@ slug() {
 # write_patches DIR OUT: the series of DIR's branch as patches/ holds
 # them, into OUT (made here).
 write_patches() {
-	local dir=$1 out=$2 c subject name= n=0 file
+	local dir=$1 out=$2 c subject name='' n=0 file
 	mkdir -p "$out"
 	for c in $(git -C "$dir" rev-list --reverse base..HEAD); do
 		subject=$(git -C "$dir" log -1 --format=%s "$c")
@@ -193,6 +240,14 @@ write_patches() {
 			;;
 		esac
 		[ -n "$name" ] || die "a commit before the first series' cover commit"
+		# What would not survive a mail: no change, a binary file, a
+		# message line that starts a diff (git mailinfo cuts there).
+		[ -n "$(git -C "$dir" diff-tree --no-commit-id -r "$c")" ] ||
+			die "commit '$subject' changes nothing"
+		! gitq -C "$dir" show --format= --numstat "$c" | grep -q '^-' ||
+			die "commit '$subject' changes a binary file: not in a mailing-list series"
+		! git -C "$dir" log -1 --format=%b "$c" | grep -qE '^(---|diff -|Index: )' ||
+			die "commit '$subject': a message line starts with ---, diff - or Index:"
 		n=$((n + 1))
 		file=$(printf '%04d-%s.patch' "$n" "$(slug "$subject")")
 		{
@@ -200,9 +255,9 @@ write_patches() {
 			echo
 			git -C "$dir" log -1 --format=%b "$c" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 			echo "---"
-			git -C "$dir" show --format= --no-renames --stat=72 "$c"
+			gitq -C "$dir" show --no-ext-diff --format= --no-renames --stat=72 "$c"
 			echo
-			git -C "$dir" show --format= --no-renames "$c" | grep -v '^index '
+			gitq -C "$dir" show --no-ext-diff --format= --no-renames "$c" | grep -v '^index ' || true
 		} > "$out/$name/$file"
 		echo "$file" >> "$out/$name/series"
 	done
@@ -214,14 +269,21 @@ cmd_save() {
 	[ -d "$dir/.git" ] || die "no branch in $dir: stack.sh branch first"
 	[ -z "$(git -C "$dir" status --porcelain)" ] ||
 		die "$dir has uncommitted changes: commit them first"
-	# Nothing in patches/ is lost: edits made there since the branch
-	# was made would be.
+	if [ -d "$dir/.git/rebase-merge" ] || [ -d "$dir/.git/rebase-apply" ] ||
+	   [ -e "$dir/.git/CHERRY_PICK_HEAD" ] || ! git -C "$dir" symbolic-ref -q HEAD > /dev/null; then
+		die "$dir is in the middle of a rebase or on no branch: finish it first"
+	fi
+	# Nothing in patches/ or tools/ is lost: edits made there since the
+	# branch was made would be.
 	if [ -z "$FORCE" ] && [ "$(patches_sum)" != "$(cat "$dir/.git/stack-patches" 2>/dev/null)" ]; then
 		die "patches/ changed since $dir was made from it: make patches-branch again (FORCE=1 to overwrite patches/ anyway)"
 	fi
+	if [ -z "$FORCE" ] && ! tools_sums | cmp -s - "$dir/.git/stack-tools"; then
+		die "tools/ changed since $dir was made: make patches-branch again, or FORCE=1 to overwrite tools/ anyway"
+	fi
 	out=$top/patches.new
 	rm -rf "$out"
-	trap 'rm -rf "$out"' EXIT
+	TMPS+=("$out")
 	write_patches "$dir" "$out"
 	rm -rf "$top"/patches/[0-9][0-9]-*/
 	mv "$out"/* "$top/patches/"
@@ -243,6 +305,7 @@ cmd_save() {
 	mv "$dir/.git/stack-files.new" "$dir/.git/stack-files"
 	git -C "$dir" rev-parse HEAD > "$dir/.git/stack-head"
 	patches_sum > "$dir/.git/stack-patches"
+	tools_sums > "$dir/.git/stack-tools"
 	echo "  SAVED  patches/: $(ls -d "$top"/patches/[0-9][0-9]-*/ | wc -l) series, $(git -C "$dir" rev-list --count --no-merges base..HEAD) commits"
 }
 
@@ -256,6 +319,10 @@ check_tools() {
 			bad=1
 		fi
 	done < <(series_files "$1")
+	while read -r f; do
+		echo "stack.sh: tools/${f#tools/} is in no series" >&2
+		bad=1
+	done < <(tools_files | sort | comm -23 - <(series_files "$1" | sort))
 	[ $bad = 0 ] || die "put the edits into their patches: make patches-branch, fold the WIP commit, make patches-save"
 }
 
@@ -264,7 +331,7 @@ check_tools() {
 cmd_check() {
 	local dir
 	dir=$(mktemp -d)
-	trap 'rm -rf "$dir"' EXIT
+	TMPS+=("$dir")
 	make_branch "$dir/b" > /dev/null
 	check_tools "$dir/b"
 	write_patches "$dir/b" "$dir/out"
