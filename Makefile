@@ -11,8 +11,12 @@
 #                      browser test of the HTML viewer first)
 #   make check-loaded  make check while one busy loop per CPU holds every
 #                      CPU, as on a machine busy with other work
-#   make patches       the mailing-list series in build/patches
-#   make check-patches apply it patch by patch, build, checkpatch, test
+#   make patches       the mailing-list series of patches/, one directory
+#                      each, in build/patches/NN-name/
+#   make check-patches apply them patch by patch, build, checkpatch, test
+#   make patches-branch  the series as a git branch to edit, build/stack
+#   make patches-save  patches/ and tools/ back from build/stack
+#                      (Documentation/patches.rst)
 #   make bench         time perf flamegraph against perf script, report,
 #                      annotate and flamegraph.py: Documentation/benchmarks.md
 #   make bench-viewer  time the HTML viewer in Chromium on synthetic trees,
