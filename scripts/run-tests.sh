@@ -24,10 +24,6 @@ tests=(
 	"perf report --flamegraph and flamegraph.py --asm"
 	"perf flamegraph --asm: each hot function's whole code, in context"
 	"perf flamegraph --debuginfod"
-	"perf flamegraph HTML viewer in Chromium"
-	"perf flamegraph: the README's commands, as printed"
-	"perf flamegraph: options added to perf's commands change no command line"
-	"perf flamegraph and perf report on recordings of other machines"
 	"Flame graph tree and writers"
 	"Precise callchains agree with the sample IP"
 	"perf script python: names, symbol ranges, the image perf disassembles"
@@ -47,20 +43,25 @@ tests=(
 	"Cumulate child hist entries"
 	"Sample parsing"
 	"Demangle C++"
-	"perf addr2line.style=libdw: source lines and inlines of a small PIE"
 )
 
-# The browser, README, options and other machines' recordings tests are
-# this repository's (checks/shell/), not the series': make check-patches
-# runs the tests of the series alone.
-[ -e "$srcdir/tests/shell/flamegraph_browser.sh" ] ||
-	tests=("${tests[@]/perf flamegraph HTML viewer in Chromium}")
-[ -e "$srcdir/tests/shell/flamegraph_readme.sh" ] ||
-	tests=("${tests[@]/perf flamegraph: the README*}")
-[ -e "$srcdir/tests/shell/flamegraph_options.sh" ] ||
-	tests=("${tests[@]/perf flamegraph: options added*}")
-[ -e "$srcdir/tests/shell/flamegraph_foreign_profiles.sh" ] ||
-	tests=("${tests[@]/perf flamegraph and perf report on recordings*}")
+# The tests in checks/shell/ are this repository's, not the series':
+# make check-patches runs the tests of the series alone, where these
+# files are not, and leaves them out.
+checks=(
+	"flamegraph_browser.sh:perf flamegraph HTML viewer in Chromium"
+	"flamegraph_readme.sh:perf flamegraph: the README's commands, as printed"
+	"flamegraph_options.sh:perf flamegraph: options added to perf's commands"
+	"flamegraph_foreign_profiles.sh:perf flamegraph and perf report on recordings of other machines"
+	"report_foreign_kernel_more.sh:perf report and perf flamegraph: kernel frames of other kernels' recordings"
+	"addr2line_libdw_pie.sh:perf addr2line.style=libdw: source lines and inlines of a small PIE"
+	"annotate_jit_map.sh:perf annotate: JIT code named by /tmp/perf-PID.map"
+)
+for c in "${checks[@]}"; do
+	if [ -e "$srcdir/tests/shell/${c%%:*}" ]; then
+		tests+=("${c#*:}")
+	fi
+done
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
