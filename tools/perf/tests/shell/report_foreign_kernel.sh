@@ -41,7 +41,7 @@ kernel_syms() {
 
 record() {
 	perf record -q -e cpu-clock "$@" -- \
-		dd if=/dev/zero of=/dev/null bs=4k count=200000 2> /dev/null
+		dd if=/dev/zero of=/dev/null bs=4k count=500000 2> /dev/null
 }
 
 test_foreign() {
@@ -85,9 +85,15 @@ test_native() {
 	record -o "$f"
 	perf report -i "$f" --stdio > /dev/null 2> "${workdir}/err"
 	kernel_syms "$f" > "${workdir}/syms"
+	if [ ! -s "${workdir}/syms" ]; then
+		echo "Native [Skipped: no kernel samples]"
+		return
+	fi
 	if grep -q "^Warning: recorded on kernel" "${workdir}/err" ||
 	   ! comm -12 "${workdir}/syms" "${workdir}/kallsyms" | grep -q .; then
 		echo "Native [Failed: warned, or not named from this kernel]"
+		cat "${workdir}/err"
+		head -5 "${workdir}/syms"
 		err=1
 		return
 	fi
