@@ -56,6 +56,7 @@ checks=(
 	"flamegraph_foreign_profiles.sh:perf flamegraph and perf report on recordings of other machines"
 	"report_foreign_kernel_more.sh:perf report and perf flamegraph: kernel frames of other kernels' recordings"
 	"addr2line_libdw_pie.sh:perf addr2line.style=libdw: source lines and inlines of a small PIE"
+	"flamegraph_report_more.sh:perf report --flamegraph: options, events, tasks"
 	"annotate_jit_map.sh:perf annotate: JIT code named by /tmp/perf-PID.map"
 )
 for c in "${checks[@]}"; do
