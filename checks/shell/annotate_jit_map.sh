@@ -13,11 +13,11 @@ set -e
 err=0
 skipped=0
 workdir=$(mktemp -d /tmp/__perf_test.annotate_jit_map.XXXXX)
-jitmap=
 
 cleanup() {
+	# The map the JIT program wrote, wherever the test stopped.
+	[ ! -s "${workdir}/jit/mappath" ] || rm -f "$(cat "${workdir}/jit/mappath")"
 	rm -rf "${workdir}"
-	[ -z "${jitmap}" ] || rm -f "${jitmap}"
 	trap - EXIT TERM INT
 }
 
@@ -53,7 +53,7 @@ static const unsigned char loop[] = {
 	0xc3,			/* ret */
 };
 
-int main(void)
+int main(int argc, char **argv)
 {
 	void *mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -65,6 +65,12 @@ int main(void)
 		return 1;
 	memcpy(mem, loop, sizeof(loop));
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", getpid());
+	/* Where the test's cleanup finds the map to remove. */
+	map = argc > 1 ? fopen(argv[1], "w") : NULL;
+	if (map) {
+		fprintf(map, "%s\n", path);
+		fclose(map);
+	}
 	map = fopen(path, "w");
 	if (!map)
 		return 1;
@@ -80,15 +86,11 @@ int main(void)
 }
 EOF
 	cc -O1 -o "$d/jit" "$d/jit.c"
-	if ! perf record -q -e cpu-clock -o "$d/jit.data" "$d/jit" 2> /dev/null; then
+	if ! perf record -q -e cpu-clock -o "$d/jit.data" "$d/jit" "$d/mappath" 2> /dev/null; then
 		echo "JIT map [Skipped: perf record failed]"
 		skipped=$((skipped + 1))
 		return
 	fi
-	# Into a file: perf script stopped by a closed pipe (head) leaves its
-	# copy of the vDSO in /tmp.
-	perf script -i "$d/jit.data" -F pid > "$d/jit.pids" 2> /dev/null
-	jitmap="/tmp/perf-$(head -1 "$d/jit.pids" | tr -d ' ').map"
 	syms=$(perf report -i "$d/jit.data" --stdio -F sym -q 2> /dev/null)
 	if ! echo "${syms}" | grep -q "jitted_loop"; then
 		echo "JIT map [Skipped: no sample in the JIT code]"

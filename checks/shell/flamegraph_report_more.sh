@@ -4,7 +4,7 @@
 #
 # The cases of perf report --flamegraph beyond the series' own test
 # (tools/perf/tests/shell/flamegraph_report.sh): perf report's stdout
-# beside the graph, other contexts and views, --period and several
+# beside the graph, other contexts and views, --value period and several
 # events, tasks that exited, debuginfod, no threads.
 
 set -e
@@ -239,7 +239,7 @@ test_periods() {
 
 test_events() {
 	echo "First event without samples: the graph is the first one's with samples"
-	local d="${workdir}/events" perfdir
+	local d="${workdir}/events"
 
 	mkdir "$d"
 	build_program "$d/faults" "${shelldir}/lib/flamegraph_faults.c"

@@ -14,6 +14,7 @@ testsym="noploop"
 skip_test_missing_symbol ${testsym}
 
 err=0
+ran=0
 workdir=$(mktemp -d /tmp/__perf_test.annotate_errors.XXXXX)
 perfdata="${workdir}/perf.data"
 
@@ -37,6 +38,7 @@ test_objdump() {
 		echo "objdump [Skipped: perf record failed]"
 		return
 	fi
+	ran=1
 	# The same data annotates with the objdump found in PATH.
 	if ! perf annotate -i "${perfdata}" --stdio --objdump=objdump ${testsym} \
 		> "${out}" 2> "${errs}"; then
@@ -74,4 +76,6 @@ test_objdump() {
 test_objdump
 
 cleanup
+# Exit 2, perf test's skip, when it could not run.
+[ ${err} -ne 0 ] || [ ${ran} -eq 1 ] || exit 2
 exit ${err}

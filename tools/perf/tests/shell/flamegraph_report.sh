@@ -4,8 +4,7 @@
 #
 # The flame graph of perf flamegraph from elsewhere in perf: perf report
 # --flamegraph (what the report shows, with its options), and upstream's
-# flamegraph.py --asm's instruction leaves (perf_sample_disasm()); neither
-# starts a thread, and perf flamegraph asks no debuginfod server.
+# flamegraph.py --asm's instruction leaves (perf_sample_disasm()).
 
 set -e
 
