@@ -20,16 +20,6 @@ require cc python3
 data="${workdir}/p.data"
 perf record -q -e cpu-clock -g -o "${data}" perf test -w thloop 1 2> /dev/null
 
-# total FILE: the samples of a JSON FILE; the weight of a folded one.
-total() {
-	case "$1" in
-	*.folded) awk '{ n += $NF } END { printf "%.0f\n", n }' "$1" ;;
-	*) python3 -c "import json, sys
-def total(n): return n['s'] + sum(total(c) for c in n['c'])
-print(total(json.load(open(sys.argv[1]))))" "$1" ;;
-	esac
-}
-
 test_outputs() {
 	echo "Outputs: symlinks, permissions, long names, stdout"
 	local long o

@@ -17,16 +17,6 @@ workdir=$(mktemp -d /tmp/__perf_test.flamegraph_record.XXXXX)
 
 require cc python3
 
-# total FILE: the samples of a JSON FILE; the weight of a folded one.
-total() {
-	case "$1" in
-	*.folded) awk '{ n += $NF } END { printf "%.0f\n", n }' "$1" ;;
-	*) python3 -c "import json, sys
-def total(n): return n['s'] + sum(total(c) for c in n['c'])
-print(total(json.load(open(sys.argv[1]))))" "$1" ;;
-	esac
-}
-
 test_record_command() {
 	echo "perf flamegraph -- command: records with build-ids, then renders"
 	local d="${workdir}/reccmd" bid pid line cmdline

@@ -56,10 +56,16 @@ fg_check() {
 	python3 "${shelldir}/lib/flamegraph_check.py" --perf perf "$@"
 }
 
-# build_workload OUT [--own-build-id]: the workload, with frame pointers
-# in leaf functions too (at -O1 and above gcc 12 drops them there even with
-# -mno-omit-leaf-frame-pointer). --own-build-id gives it a random build-id,
-# so no copy in a build-id cache can stand in for it.
+# total FILE: the samples of a JSON FILE; the weight of a folded one.
+total() {
+	case "$1" in
+	*.folded) awk '{ n += $NF } END { printf "%.0f\n", n }' "$1" ;;
+	*) python3 -c "import json, sys
+def total(n): return n['s'] + sum(total(c) for c in n['c'])
+print(total(json.load(open(sys.argv[1]))))" "$1" ;;
+	esac
+}
+
 # build_program OUT SOURCE... [CFLAGS...]: a test program whose call
 # chains are asserted on: no optimization, frame pointers in leaf
 # functions too.
@@ -70,6 +76,10 @@ build_program() {
 	cc -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "${out}" "$@"
 }
 
+# build_workload OUT [--own-build-id]: the workload, with frame pointers
+# in leaf functions too (at -O1 and above gcc 12 drops them there even with
+# -mno-omit-leaf-frame-pointer). --own-build-id gives it a random build-id,
+# so no copy in a build-id cache can stand in for it.
 build_workload() {
 	local bid=()
 
