@@ -9,7 +9,10 @@
 # built with REFCNT_CHECKING=1 (as upstream's tests/make). One line per
 # patch; stops at the first problem. With FROM=N (make check-patches
 # FROM=N), the patches before the N-th of all are applied only, neither
-# built nor checked: to go on after a run that passed them.
+# built nor checked: to go on after a run that passed them. With TO=M,
+# it stops after the M-th (its series' tests run if it is the series'
+# last), without the REFCNT_CHECKING build: to check a part of the
+# stack, e.g. the series an edit touched.
 
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,6 +113,10 @@ PY
 			exit 1
 		fi
 		echo "     $(basename "$series") tests: $(tail -1 "$obj/tests.log")"
+	fi
+	if [ -n "$TO" ] && [ "$n" -ge "$TO" ]; then
+		echo "stopped after patch $n (TO=$TO): the patches after it not checked"
+		exit 0
 	fi
 done
 
