@@ -48,14 +48,15 @@ test_record_command() {
 	cmp "$d/rec.folded" "$d/again.folded"
 	# ^C (SIGINT to the whole process group, as a terminal sends it)
 	# stops the command; what perf record wrote is rendered.
-	if command -v setsid > /dev/null; then
+	if command -v setsid pgrep > /dev/null; then
 		setsid perf flamegraph -e cpu-clock -i "$d/int.data" -o "$d/int.folded" \
 			-- perf test -w noploop 60 > /dev/null 2> "$d/int.err" &
 		pid=$!
 		# Once the workload runs (perf test runs others beside this
-		# one: starting may take seconds), a second of it.
+		# one: starting may take seconds), a second of it: this
+		# session's workload, not another test's.
 		for _ in $(seq 150); do
-			grep -qsx "perf-noploop" /proc/[0-9]*/comm && break
+			pgrep -s "${pid}" -x perf-noploop > /dev/null && break
 			sleep 0.2
 		done
 		sleep 1
@@ -67,7 +68,7 @@ test_record_command() {
 		grep -q "samples of 'cpu-clock'.*wrote $d/int.folded" "$d/int.err"
 		grep -q "^perf[^;]*;.*noploop" "$d/int.folded"
 	else
-		skip_part "no setsid(1) to send ^C"
+		skip_part "no setsid(1) or pgrep(1) to send ^C"
 	fi
 	# record: any of perf record's options: the whole machine while a
 	# command runs, or other processes only.  The recording's command
