@@ -82,6 +82,7 @@ if [ -d "$src/tests/shell" ]; then
 	if ! (cd "$src" && PATH="$(dirname "$perf"):$PATH" ASAN_OPTIONS=detect_leaks=0 \
 	      PPROF=${PPROF:-$top/build/pprof} "$perf" test -vv \
 		"perf flamegraph inputs" "perf flamegraph outputs and bad input" \
+		"perf flamegraph: several events, --cpu and --time" \
 		"perf flamegraph record" "perf report --flamegraph: options, events, tasks" \
 		"perf flamegraph --diff and perf diff --flamegraph" \
 		"perf flamegraph --format pprof, read by pprof" \

@@ -1,0 +1,81 @@
+#!/bin/bash
+# perf flamegraph: several events, --cpu and --time
+# SPDX-License-Identifier: GPL-2.0
+#
+# -e a,b writes a graph per event, in -e's order; --cpu and --time keep
+# the samples perf script keeps with the same option.  Every count is
+# perf script's, of the same recording.
+
+set -e
+
+shelldir=$(dirname "$0")
+workdir=$(mktemp -d /tmp/__perf_test.flamegraph_events.XXXXX)
+
+# shellcheck source=lib/flamegraph.sh
+. "${shelldir}"/lib/flamegraph.sh
+
+require python3
+
+data="${workdir}/perf.data"
+perf record -q --sample-cpu -e cpu-clock,task-clock -c 100000 -g -o "${data}" \
+	-- perf test -w noploop 1 > /dev/null 2>&1 || skip "perf record failed"
+
+# samples EVENT [PERF SCRIPT OPTIONS...]: EVENT's samples as perf script
+# gives them.
+samples() {
+	local ev=$1
+
+	shift
+	perf script -i "${data}" "$@" -G -F event 2> /dev/null | grep -c "^ *${ev}: *$" || true
+}
+
+test_events() {
+	echo "-e a,b: a graph per event, in -e's order"
+	local f="${workdir}/two.folded" ev
+
+	perf flamegraph -i "${data}" --value samples -e task-clock,cpu-clock -o "$f" \
+		2> /dev/null
+	# Each folded line starts with its event: task-clock's graph first.
+	test "$(cut -d';' -f1 "$f" | uniq | tr '\n' ' ')" = "task-clock cpu-clock "
+	for ev in task-clock cpu-clock; do
+		test "$(samples "${ev}")" -gt 0
+		grep "^${ev};" "$f" > "${workdir}/${ev}.folded"
+		test "$(total "${workdir}/${ev}.folded")" -eq "$(samples "${ev}")"
+	done
+	# JSON: an array of the two trees, each root naming its event.
+	perf flamegraph -i "${data}" -e task-clock,cpu-clock -o "${workdir}/two.json" \
+		2> /dev/null
+	python3 -c 'import json, sys
+roots = json.load(open(sys.argv[1]))
+assert [r["event"] for r in roots] == ["task-clock", "cpu-clock"], roots' \
+		"${workdir}/two.json"
+	# One listed event not in the recording: an error, nothing written.
+	refute perf flamegraph -i "${data}" -e cpu-clock,page-faults \
+		-o "${workdir}/x.json" 2> "${workdir}/x.err"
+	grep -q "^event 'page-faults' is not in ${data}$" "${workdir}/x.err"
+	test ! -e "${workdir}/x.json"
+}
+
+test_cpu_time() {
+	echo "--cpu, --time: the samples perf script keeps"
+	local f="${workdir}/f.folded" cpu want
+
+	for cpu in $(perf script -i "${data}" -G -F cpu 2> /dev/null | tr -d ' []' | sort -u); do
+		cpu=$((10#${cpu}))
+		want=$(samples cpu-clock -C "${cpu}")
+		[ "${want}" -gt 0 ] || continue
+		perf flamegraph -i "${data}" --value samples -e cpu-clock -C "${cpu}" \
+			-o "$f" 2> /dev/null
+		test "$(total "$f")" -eq "${want}"
+	done
+	want=$(samples cpu-clock --time 0%-50%)
+	test "${want}" -gt 0
+	perf flamegraph -i "${data}" --value samples -e cpu-clock --time 0%-50% -o "$f" \
+		2> "${workdir}/f.err"
+	test "$(total "$f")" -eq "${want}"
+	# The samples left out are filtered, as the summary line says.
+	grep -q " samples of 'cpu-clock' ($(($(samples cpu-clock) - want)) filtered," \
+		"${workdir}/f.err"
+}
+
+run_parts test_events test_cpu_time
