@@ -21,7 +21,7 @@
 
 static int output_error(const char *path, int errnum)
 {
-	pr_err("cannot write %s: %s\n", path, strerror(errnum));
+	pr_err("cannot write %s: %s\n", strcmp(path, "-") ? path : "stdout", strerror(errnum));
 	return -errnum;
 }
 
