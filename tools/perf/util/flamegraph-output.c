@@ -382,36 +382,48 @@ int flamegraph__write_folded(struct flamegraph *fg, FILE *fp)
 	return ferror(fp) ? -EIO : 0;
 }
 
+/* The format the extension of @output names; -1: none. */
+static int flamegraph__named_format(const char *output)
+{
+	const char *ext = strrchr(output, '.');
+
+	if (!ext)
+		return -1;
+	if (!strcasecmp(ext, ".json"))
+		return FLAMEGRAPH_JSON;
+	if (!strcasecmp(ext, ".folded") || !strcasecmp(ext, ".txt"))
+		return FLAMEGRAPH_FOLDED;
+	if (!strcasecmp(ext, ".pprof") ||
+	    (!strcasecmp(ext, ".gz") && ext - output >= 3 && !strncasecmp(ext - 3, ".pb", 3)))
+		return FLAMEGRAPH_PPROF;
+	if (!strcasecmp(ext, ".html") || !strcasecmp(ext, ".htm"))
+		return FLAMEGRAPH_HTML;
+	return -1;
+}
+
 int flamegraph__parse_format(const char *format_str, const char *output,
 			     enum flamegraph_format *format)
 {
-	const char *ext;
+	int named = flamegraph__named_format(output);
 
-	if (format_str) {
-		if (!strcmp(format_str, "html"))
-			*format = FLAMEGRAPH_HTML;
-		else if (!strcmp(format_str, "json"))
-			*format = FLAMEGRAPH_JSON;
-		else if (!strcmp(format_str, "folded"))
-			*format = FLAMEGRAPH_FOLDED;
-		else if (!strcmp(format_str, "pprof"))
-			*format = FLAMEGRAPH_PPROF;
-		else
-			goto out_unknown;
+	if (!format_str) {
+		*format = named < 0 ? FLAMEGRAPH_HTML : named;
 		return 0;
 	}
-
-	ext = strrchr(output, '.');
-	if (ext && !strcasecmp(ext, ".json"))
+	if (!strcmp(format_str, "html"))
+		*format = FLAMEGRAPH_HTML;
+	else if (!strcmp(format_str, "json"))
 		*format = FLAMEGRAPH_JSON;
-	else if (ext && (!strcasecmp(ext, ".folded") || !strcasecmp(ext, ".txt")))
+	else if (!strcmp(format_str, "folded"))
 		*format = FLAMEGRAPH_FOLDED;
-	else if (ext && (!strcasecmp(ext, ".pprof") ||
-			 (!strcasecmp(ext, ".gz") && ext - output >= 3 &&
-			  !strncasecmp(ext - 3, ".pb", 3))))
+	else if (!strcmp(format_str, "pprof"))
 		*format = FLAMEGRAPH_PPROF;
 	else
-		*format = FLAMEGRAPH_HTML;
+		goto out_unknown;
+	/* As asked, but a file whose name says otherwise misleads its reader. */
+	if (named >= 0 && (enum flamegraph_format)named != *format)
+		pr_warning("Warning: writing %s into %s, whose name says %s\n", format_str,
+			   output, flamegraph_format__name(named));
 	return 0;
 
 out_unknown:

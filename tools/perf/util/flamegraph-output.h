@@ -37,6 +37,9 @@ enum flamegraph_format {
  *          (pprof's own names for its files), else html
  * @format: set to the format
  *
+ * A @format_str that is not the format @output's extension names is
+ * written as asked, after a one-line warning.
+ *
  * Return: 0, or -EINVAL after printing one line for an unknown format.
  */
 int flamegraph__parse_format(const char *format_str, const char *output,

@@ -201,6 +201,10 @@ test_bad_input() {
 	grep -q keep "${keep}"
 	refute perf flamegraph -i "${data}" --format svg -o "${keep}" 2> "${err}"
 	grep -q "unknown --format 'svg'" "${err}"
+	# --format wins over the output's name, which one warning says.
+	perf flamegraph -i "${data}" --format folded -o "${workdir}/f.json" 2> "${err}"
+	grep -qx "Warning: writing folded into ${workdir}/f.json, whose name says json" "${err}"
+	grep -q "^perf;" "${workdir}/f.json"
 	refute perf flamegraph -i "${data}" -o "${data}" 2> /dev/null
 	mkdir "${workdir}/dir.html"
 	refute perf flamegraph -i "${data}" -o "${workdir}/dir.html" 2> "${err}"
@@ -215,6 +219,8 @@ test_bad_input() {
 	# A write that fails says why, in words.
 	refute perf flamegraph -i "${data}" -o /dev/full 2> "${err}"
 	grep -q "^cannot write /dev/full: No space left on device$" "${err}"
+	refute perf flamegraph -i "${data}" -o - 2> "${err}" >&-
+	grep -qx "cannot write stdout: Bad file descriptor" "${err}"
 	# --objdump: not there, not in $PATH, empty, a directory; a path with
 	# a space is a path like any other (the shell gets it as an argument).
 	for od in /nonexistent/objdump no-such-objdump "" "${workdir}" "/usr/bin/obj dump"; do
@@ -251,13 +257,16 @@ test_bad_input() {
 	perf report --stdio -i "${workdir}/page.data" > /dev/null 2> "${workdir}/page.err" || true
 	msg="^${workdir}/page.data is cut short: its data ends at offset 0x[0-9a-f]*"
 	grep -q "${msg} but the file at 0x2000: it is truncated$" "${workdir}/page.err"
+	# An output named for no format: perf's line is all that is said.
+	echo keep > "${workdir}/page.out"
 	for o in "" --debuginfod "--format pprof"; do
 		st=0
 		# shellcheck disable=SC2086
-		perf flamegraph -i "${workdir}/page.data" $o -o "${keep}" 2> "${err}" || st=$?
+		perf flamegraph -i "${workdir}/page.data" $o -o "${workdir}/page.out" \
+			2> "${err}" || st=$?
 		test "${st}" -ne 0
 		cmp "${err}" "${workdir}/page.err"
-		grep -q keep "${keep}"
+		grep -q keep "${workdir}/page.out"
 	done
 	# Errors exit non-zero, as perf's other commands' do; 129 where
 	# parse-options refuses the command line.
