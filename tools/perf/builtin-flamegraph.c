@@ -195,9 +195,13 @@ static int perf_flamegraph__nth_event(struct perf_flamegraph *pfg, struct evsel 
 {
 	int i;
 
+	/* An instance named in the list is its own graph, not its event's. */
 	for (i = 0; i < pfg->nr_event_names; i++) {
-		if (!strcmp(pfg->event_names[i], evsel__name(evsel)) ||
-		    !strcmp(pfg->event_names[i], event_name))
+		if (!strcmp(pfg->event_names[i], evsel__name(evsel)))
+			return i;
+	}
+	for (i = 0; i < pfg->nr_event_names; i++) {
+		if (!strcmp(pfg->event_names[i], event_name))
 			return i;
 	}
 	return -1;
@@ -907,7 +911,7 @@ static int perf_flamegraph__build(struct perf_flamegraph *pfg)
 						  &pfg->in.range_size, &pfg->in.range_num);
 		if (err < 0) {
 			/* Said in words by perf: a bad command line. */
-			pfg->bad_option = true;
+			pfg->bad_option = err == -EINVAL;
 			return err;
 		}
 	}

@@ -35,9 +35,10 @@ struct perf_env;
  * capstone_insn_decoder__line()), the next where one can't decode it;
  * objdump for the rest (also with --objdump, a recording of another
  * architecture, or a perf built without the others), as perf annotate
- * runs it, one objdump per DSO at most, over the range of the IPs it is
- * asked for: annotate_opts.objdump_path, --objdump's, else what the
- * command found with flamegraph__lookup_objdump(), else the host's.
+ * runs it, one objdump per DSO over the range of the IPs it is asked for
+ * (again from an IP that data in the code put it out of step with):
+ * annotate_opts.objdump_path, --objdump's, else what the command found
+ * with flamegraph__lookup_objdump(), else the host's.
  *
  * Sets each instruction's @text (and @objdump_addr, perf annotate's
  * address of it).  Where no bytes or no disassembler can be had (no

@@ -34,7 +34,7 @@ enum flamegraph_format {
  *              NULL
  * @output: the output file name, whose extension picks the format when
  *          @format_str is NULL: .json, .folded or .txt, .pb.gz or .pprof
- *          (pprof's own names for its files), else html
+ *          (pprof's own names for its files), .html or .htm, else html
  * @format: set to the format
  *
  * A @format_str that is not the format @output's extension names is

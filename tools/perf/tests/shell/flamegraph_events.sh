@@ -58,24 +58,35 @@ assert [r["event"] for r in roots] == ["task-clock", "cpu-clock"], roots' \
 
 test_cpu_time() {
 	echo "--cpu, --time: the samples perf script keeps"
-	local f="${workdir}/f.folded" cpu want
+	local f="${workdir}/f.folded" cpu want all nr_none=
 
-	for cpu in $(perf script -i "${data}" -G -F cpu 2> /dev/null | tr -d ' []' | sort -u); do
-		cpu=$((10#${cpu}))
+	all=$(samples cpu-clock)
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
 		want=$(samples cpu-clock -C "${cpu}")
-		[ "${want}" -gt 0 ] || continue
+		if [ "${want}" -eq 0 ]; then
+			# None there: all filtered, an error, nothing written.
+			refute perf flamegraph -i "${data}" -e cpu-clock -C "${cpu}" \
+				-o "${workdir}/none.folded" 2> "${workdir}/none.err"
+			grep -q "^no samples of 'cpu-clock' to show in ${data} (${all} filtered," \
+				"${workdir}/none.err"
+			test ! -e "${workdir}/none.folded"
+			nr_none=1
+			continue
+		fi
 		perf flamegraph -i "${data}" --value samples -e cpu-clock -C "${cpu}" \
-			-o "$f" 2> /dev/null
+			-o "$f" 2> "${workdir}/f.err"
 		test "$(total "$f")" -eq "${want}"
+		grep -q " samples of 'cpu-clock' ($((all - want)) filtered," "${workdir}/f.err" ||
+			test "${want}" -eq "${all}"
 	done
+	[ -n "${nr_none}" ] || skip_part "samples on every CPU, none for a CPU left out"
 	want=$(samples cpu-clock --time 0%-50%)
 	test "${want}" -gt 0
 	perf flamegraph -i "${data}" --value samples -e cpu-clock --time 0%-50% -o "$f" \
 		2> "${workdir}/f.err"
 	test "$(total "$f")" -eq "${want}"
 	# The samples left out are filtered, as the summary line says.
-	grep -q " samples of 'cpu-clock' ($(($(samples cpu-clock) - want)) filtered," \
-		"${workdir}/f.err"
+	grep -q " samples of 'cpu-clock' ($((all - want)) filtered," "${workdir}/f.err"
 }
 
 run_parts test_events test_cpu_time
