@@ -83,6 +83,7 @@ if [ -d "$src/tests/shell" ]; then
 	      PPROF=${PPROF:-$top/build/pprof} "$perf" test -vv \
 		"perf flamegraph inputs" "perf flamegraph outputs and bad input" \
 		"perf flamegraph: several events, --cpu and --time" \
+		"perf flamegraph: an existing output kept whole" \
 		"perf flamegraph record" "perf report --flamegraph: options, events, tasks" \
 		"perf flamegraph --diff and perf diff --flamegraph" \
 		"perf flamegraph --format pprof, read by pprof" \

@@ -17,6 +17,7 @@ srcdir=$2
 tests=(
 	"perf flamegraph --asm: instructions at the sample IPs"
 	"perf flamegraph inputs"
+	"perf flamegraph: an existing output kept whole"
 	"perf flamegraph: several events, --cpu and --time"
 	"perf flamegraph record"
 	"perf flamegraph: Rust v0 and MiniDebugInfo names"

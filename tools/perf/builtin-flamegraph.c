@@ -29,7 +29,6 @@
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/output-file.h"
-#include "util/path.h"
 #include "util/session.h"
 #include "util/strbuf.h"
 #include "util/symbol.h"
@@ -43,7 +42,6 @@
 #include <linux/bitmap.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
-#include <linux/time64.h>
 #include <linux/zalloc.h>
 
 #include <errno.h>
