@@ -82,6 +82,7 @@ if [ -d "$src/tests/shell" ]; then
 	if ! (cd "$src" && PATH="$(dirname "$perf"):$PATH" ASAN_OPTIONS=detect_leaks=0 \
 	      PPROF=${PPROF:-$top/build/pprof} "$perf" test -vv \
 		"perf flamegraph inputs" "perf flamegraph outputs and bad input" \
+		"perf flamegraph --asm: capstone's gaps, perf itself, system programs, exec" \
 		"perf flamegraph inputs: JIT code, debug files, archives, other machines" \
 		"perf flamegraph: several events, --cpu and --time" \
 		"perf flamegraph: an existing output kept whole" \

@@ -56,6 +56,7 @@ checks=(
 	"flamegraph_options.sh:perf flamegraph: options added to perf's commands"
 	"flamegraph_names.sh:perf flamegraph: Rust v0 and MiniDebugInfo names"
 	"flamegraph_inputs_more.sh:perf flamegraph inputs: JIT code, debug files, archives, other machines"
+	"flamegraph_attribution_more.sh:perf flamegraph --asm: capstone's gaps, perf itself, system programs, exec"
 	"flamegraph_foreign_profiles.sh:perf flamegraph and perf report on recordings of other machines"
 	"report_foreign_kernel_more.sh:perf report and perf flamegraph: kernel frames of other kernels' recordings"
 	"addr2line_libdw_pie.sh:perf addr2line.style=libdw: source lines and inlines of a small PIE"
