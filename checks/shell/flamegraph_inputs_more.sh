@@ -21,14 +21,6 @@ require cc python3 nm objdump
 prog="${workdir}/fgwork"
 build_workload "${prog}"
 
-# The stacks of a binary whose code is gone: named by nothing in it.
-no_names() {
-	if grep -qE ";(main|work|mix|spin[^;]*);" "$1"; then
-		echo "names of a binary gone or replaced in $1"
-		return 1
-	fi
-}
-
 test_foreign_profiles() {
 	# Recordings of another machine, made here: the header of each names
 	# another kernel, their binary is gone, and some are DWARF, zstd,

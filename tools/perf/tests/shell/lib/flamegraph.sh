@@ -115,6 +115,47 @@ objdump_runs() {
 		'substr($0, length($0) - length(p) + 1) == p || index($0, b)' "$1"
 }
 
+# leaf_addrs JSON DSO [REGEX]: the addresses of the instruction leaves
+# of DSO that have text (matching REGEX), one a line.
+leaf_addrs() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+def walk(n):
+    yield n
+    for c in n["c"]:
+        yield from walk(c)
+want = re.compile(sys.argv[3] if len(sys.argv) > 3 else "")
+for a in sorted({int(n["a"], 16) for n in walk(json.load(open(sys.argv[1])))
+                 if n["k"] == "insn" and n.get("d") == sys.argv[2] and
+                 not n["n"].startswith("[0x") and want.match(n["n"])}):
+    print(hex(a))
+PY
+}
+
+# check_objdump_run RUN ADDRS: RUN (the arguments of one objdump, see
+# objdump_logger) decoded from the first of ADDRS to past the last, with
+# perf annotate's options and no more.
+check_objdump_run() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+m = re.match(r"^-d -C --no-show-raw-insn (?:--dwarf=follow-links )?(?:-M \S+ )?"
+             r"--start-address=(0x[0-9a-f]+) --stop-address=(0x[0-9a-f]+) \S+$", sys.argv[1])
+assert m, sys.argv[1]
+start, stop = (int(x, 16) for x in m.groups())
+addrs = [int(a, 16) for a in sys.argv[2].split()]
+assert addrs and start == min(addrs) and max(addrs) < stop, (hex(start), hex(stop), addrs)
+print("one objdump over [%#x, %#x) for %d sampled instructions" % (start, stop, len(addrs)))
+PY
+}
+
+# The stacks of a binary whose code is gone: named by nothing in it.
+no_names() {
+	if grep -qE ";(main|work|mix|spin[^;]*);" "$1"; then
+		echo "names of a binary gone or replaced in $1"
+		return 1
+	fi
+}
+
 # add_lost IN OUT: OUT is the pipe recording IN of one cpu-clock event
 # (sample_type IP|TID|TIME|ID) with a PERF_RECORD_LOST (type 2) of 7
 # events after it: its id and count, then the fields sample_id_all adds
