@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 
 #include "debug.h"
@@ -67,6 +68,18 @@ int output_file__init(struct output_file *out, const char *path)
 		return -EINVAL;
 	}
 	if (!strcmp(path, "-"))
+		return 0;
+	/*
+	 * /dev/stdout is the command's stdout, whatever it is (a file the
+	 * shell opened to append to, too); the other files of /dev and
+	 * /proc (/proc/self/fd/N) are written where they are, never
+	 * replaced by a rename.
+	 */
+	if (!strcmp(path, "/dev/stdout")) {
+		out->path = "-";
+		return 0;
+	}
+	if (strstarts(path, "/dev/") || strstarts(path, "/proc/"))
 		return 0;
 
 	if (lstat(path, &st)) {

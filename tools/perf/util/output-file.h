@@ -36,8 +36,9 @@ struct output_file {
  * directory and renamed over it, so a failed run never leaves a
  * half-written file over the previous one; a symbolic link to a regular
  * file has its target replaced that way and stays a link.  Anything else
- * (stdout, a pipe, a device, /dev/stdout) is written in place, as is an
- * existing writable file in a directory that is not writable.
+ * (a pipe, a device, any file of /dev or /proc) is written in place, as
+ * is an existing writable file in a directory that is not writable;
+ * /dev/stdout is stdout, as "-" is.
  *
  * Return: 0, or a negative errno after printing one line that names the
  * problem: an empty name, a directory, a directory that does not exist or

@@ -17,9 +17,6 @@ workdir=$(mktemp -d /tmp/__perf_test.flamegraph_inputs.XXXXX)
 
 require cc python3 nm objdump
 
-prog="${workdir}/fgwork"
-build_workload "${prog}"
-
 test_pipe() {
 	echo "Pipe input and stdout output"
 	perf record -q -e cpu-clock -g -o - perf test -w noploop 2> /dev/null |

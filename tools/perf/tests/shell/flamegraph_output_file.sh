@@ -5,7 +5,8 @@
 # perf flamegraph writes a regular output file to a temporary file beside
 # it and renames that over it: a run that fails leaves the previous
 # output as it was, a replaced file keeps its mode and a symbolic link
-# stays one, and an output that is the input is refused.
+# stays one, and an output that is the input is refused.  /dev/stdout is
+# written as stdout.
 
 set -e
 
@@ -42,7 +43,8 @@ test_failed_write() {
 	msg=$(bash -c 'trap "" XFSZ; ulimit -f 0; exec perf flamegraph -i "$1" -o "$2" 2>&1' \
 		sh "${data}" "${workdir}/kept.json") || rc=$?
 	test "${rc}" -ne 0
-	test "${msg}" = "cannot write ${workdir}/kept.json: File too large"
+	test "$(grep -c "cannot write" <<< "${msg}")" -eq 1
+	test "$(tail -1 <<< "${msg}")" = "cannot write ${workdir}/kept.json: File too large"
 	test "$(cat "${workdir}/kept.json")" = old
 	test -z "$(find "${workdir}" -name '.perf-output.*')"
 }
@@ -61,4 +63,13 @@ test_input() {
 	cmp "${data}" "${workdir}/copy.data"
 }
 
-run_parts test_replaced test_failed_write test_input
+test_stdout() {
+	echo "/dev/stdout is stdout, also when the shell appends it to a file"
+	echo first > "${workdir}/log"
+	perf flamegraph -i "${data}" --format json -o /dev/stdout >> "${workdir}/log" \
+		2> /dev/null
+	test "$(head -1 "${workdir}/log")" = first
+	tail -n +2 "${workdir}/log" | cmp - "${workdir}/plain.json"
+}
+
+run_parts test_replaced test_failed_write test_input test_stdout
