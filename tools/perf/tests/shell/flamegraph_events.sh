@@ -17,15 +17,16 @@ workdir=$(mktemp -d /tmp/__perf_test.flamegraph_events.XXXXX)
 require python3
 
 data="${workdir}/perf.data"
-# On CPU 0 only, where taskset(1) can pin it: the other CPUs have no
+# On CPU 0 only, where taskset(1) can pin perf record and so the
+# workload it forks, from its first instruction: the other CPUs have no
 # samples for --cpu to find.
 pin=
 if command -v taskset > /dev/null && [ "$(nproc)" -gt 1 ]; then
 	pin="taskset -c 0"
 fi
 # shellcheck disable=SC2086
-perf record -q --sample-cpu -e cpu-clock,task-clock -c 100000 -g -o "${data}" \
-	-- ${pin} perf test -w noploop 1 > /dev/null 2>&1 || skip "perf record failed"
+${pin} perf record -q --sample-cpu -e cpu-clock,task-clock -c 100000 -g -o "${data}" \
+	-- perf test -w noploop 1 > /dev/null 2>&1 || skip "perf record failed"
 
 # samples EVENT [PERF SCRIPT OPTIONS...]: EVENT's samples as perf script
 # gives them.
